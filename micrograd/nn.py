@@ -1,0 +1,139 @@
+"""Neurons, layers and multi-layer perceptrons built from Values.
+
+The defaults reproduce micrograd 0.1.0 exactly: ReLU hidden layers, a linear
+output layer, weights drawn from ``uniform(-1, 1)`` with Python's ``random``
+in order (weights, then a zero bias, neuron by neuron).  So after
+``random.seed(1337)``, ``MLP(2, [16, 16, 1])`` is the network of Karpathy's
+``demo.ipynb``.
+"""
+
+import random as _random
+
+from .engine import Value, dot
+
+__all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
+
+ACTIVATIONS = {
+    "relu": Value.relu,
+    "tanh": Value.tanh,
+    "sigmoid": Value.sigmoid,
+    None: None,
+}
+
+
+def _rng(rng):
+    """A random.Random from a seed, a Random, or None (the global generator)."""
+    if rng is None or rng is _random:
+        return _random  # the module-level generator that random.seed() seeds
+    if isinstance(rng, _random.Random):
+        return rng
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        return _random.Random(rng)
+    raise TypeError(f"rng takes a seed (int), a random.Random or None, got {type(rng).__name__}")
+
+
+def _activation(activation, nonlin):
+    if nonlin is not None:  # micrograd 0.1.0's spelling: Neuron(nin, nonlin=False)
+        return "relu" if nonlin else None
+    if activation not in ACTIVATIONS:
+        names = ", ".join(repr(name) for name in ACTIVATIONS)
+        raise ValueError(f"unknown activation {activation!r}; choose one of {names}")
+    return activation
+
+
+def _check_count(name, n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"{name} must be a positive whole number, got {n!r}")
+
+
+class Module:
+    """Anything with parameters: they can be listed and their grads zeroed."""
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0.0
+
+    def parameters(self):
+        return []
+
+
+class Neuron(Module):
+    """activation(w · x + b), with one weight per input."""
+
+    def __init__(self, nin, activation="relu", rng=None, *, nonlin=None):
+        _check_count("nin", nin)
+        rng = _rng(rng)
+        self.w = [Value(rng.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+        self.activation = _activation(activation, nonlin)
+
+    @property
+    def nonlin(self):
+        return self.activation is not None
+
+    def __call__(self, x):
+        if len(x) != len(self.w):
+            raise ValueError(
+                f"this neuron takes {len(self.w)} inputs, got {len(x)}; "
+                "pass one number or Value per input"
+            )
+        out = dot(self.w, x, self.b)
+        return ACTIVATIONS[self.activation](out) if self.activation else out
+
+    def parameters(self):
+        return self.w + [self.b]
+
+    def __repr__(self):
+        kind = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", None: "Linear"}[self.activation]
+        return f"{kind}Neuron({len(self.w)})"
+
+
+class Layer(Module):
+    """nout neurons that all see the same inputs."""
+
+    def __init__(self, nin, nout, activation="relu", rng=None, *, nonlin=None):
+        _check_count("nout", nout)
+        rng = _rng(rng)
+        self.neurons = [Neuron(nin, activation, rng, nonlin=nonlin) for _ in range(nout)]
+
+    def __call__(self, x):
+        out = self.outputs(x)
+        return out[0] if len(out) == 1 else out
+
+    def outputs(self, x):
+        """The neurons' outputs as a list, even when there is only one."""
+        return [n(x) for n in self.neurons]
+
+    def parameters(self):
+        return [p for n in self.neurons for p in n.parameters()]
+
+    def __repr__(self):
+        return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
+
+
+class MLP(Module):
+    """A multi-layer perceptron: layers of sizes nouts, applied in turn."""
+
+    def __init__(self, nin, nouts, activation="relu", output_activation=None, rng=None):
+        _check_count("nin", nin)
+        nouts = list(nouts)
+        if not nouts:
+            raise ValueError("nouts lists the layer sizes and needs at least one, e.g. MLP(3, [4, 4, 1])")
+        rng = _rng(rng)
+        sizes = [nin] + nouts
+        last = len(nouts) - 1
+        self.layers = [
+            Layer(sizes[i], sizes[i + 1], activation if i < last else output_activation, rng)
+            for i in range(len(nouts))
+        ]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer.outputs(x)
+        return x[0] if len(x) == 1 else x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    def __repr__(self):
+        return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
