@@ -1,0 +1,116 @@
+"""Optimisers: turn the gradients backward() left on parameters into updates."""
+
+import math
+
+from .engine import Value
+
+__all__ = ["Optimizer", "SGD", "Adam", "linear_decay"]
+
+
+def linear_decay(start, end, steps):
+    """A schedule from ``start`` to ``end`` over ``steps`` steps, then ``end``.
+
+    ``linear_decay(1.0, 0.1, 100)`` is Karpathy's demo schedule
+    ``1.0 - 0.9 * k / 100``.
+    """
+    if steps <= 0:
+        raise ValueError(f"linear_decay needs a positive number of steps, got {steps}")
+
+    def schedule(step):
+        return start + (end - start) * min(step, steps) / steps
+
+    return schedule
+
+
+class Optimizer:
+    """Holds the parameters and the learning rate (a number or a schedule)."""
+
+    def __init__(self, parameters, lr):
+        self.parameters = list(parameters)
+        if not self.parameters:
+            raise ValueError(f"{type(self).__name__} got no parameters; pass model.parameters()")
+        for p in self.parameters:
+            if not isinstance(p, Value):
+                raise TypeError(f"{type(self).__name__} optimises Values, got {type(p).__name__}")
+        self.lr = lr
+        self.steps = 0
+
+    @property
+    def lr(self):
+        return self._lr
+
+    @lr.setter
+    def lr(self, lr):
+        if not callable(lr) and not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr >= 0):
+            raise ValueError(f"lr must be a non-negative number or a function of the step, got {lr!r}")
+        self._lr = lr
+
+    def learning_rate(self):
+        """The learning rate this step uses (a schedule is asked for it)."""
+        return self._lr(self.steps) if callable(self._lr) else self._lr
+
+    def zero_grad(self):
+        for p in self.parameters:
+            p.grad = 0.0
+
+    def step(self):
+        self._update(self.learning_rate())
+        self.steps += 1
+        for i, p in enumerate(self.parameters):
+            if not math.isfinite(p.data):
+                raise OverflowError(
+                    f"after step {self.steps}, parameter {i} is {p.data}: training diverged; "
+                    "lower the learning rate or check the loss for huge gradients"
+                )
+
+    def _update(self, lr):
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    """p ← p − lr · grad, optionally with momentum."""
+
+    def __init__(self, parameters, lr=0.1, momentum=0.0):
+        super().__init__(parameters, lr)
+        if not 0.0 <= momentum < 1.0:
+            raise ValueError(f"momentum must be in [0, 1), got {momentum}")
+        self.momentum = momentum
+        self._velocity = [0.0] * len(self.parameters)
+
+    def _update(self, lr):
+        if not self.momentum:
+            for p in self.parameters:
+                p.data -= lr * p.grad
+            return
+        for i, p in enumerate(self.parameters):
+            self._velocity[i] = self.momentum * self._velocity[i] + p.grad
+            p.data -= lr * self._velocity[i]
+
+
+class Adam(Optimizer):
+    """Adam: per-parameter steps scaled by running moments of the gradient."""
+
+    def __init__(self, parameters, lr=0.01, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
+        super().__init__(parameters, lr)
+        beta1, beta2 = betas
+        if not (0.0 <= beta1 < 1.0 and 0.0 <= beta2 < 1.0):
+            raise ValueError(f"betas must each be in [0, 1), got {betas}")
+        self.betas = (beta1, beta2)
+        self.eps = eps
+        self.weight_decay = weight_decay
+        self._m = [0.0] * len(self.parameters)
+        self._v = [0.0] * len(self.parameters)
+
+    def _update(self, lr):
+        beta1, beta2 = self.betas
+        t = self.steps + 1
+        # Bias correction: the moments start at zero and would be too small early on.
+        correction1 = 1.0 - beta1**t
+        correction2 = 1.0 - beta2**t
+        for i, p in enumerate(self.parameters):
+            g = p.grad + self.weight_decay * p.data
+            self._m[i] = beta1 * self._m[i] + (1.0 - beta1) * g
+            self._v[i] = beta2 * self._v[i] + (1.0 - beta2) * g * g
+            m_hat = self._m[i] / correction1
+            v_hat = self._v[i] / correction2
+            p.data -= lr * m_hat / (math.sqrt(v_hat) + self.eps)
