@@ -15,7 +15,7 @@ a teaching tool show each ``grad += local * upstream`` it performs.
 import math
 import numbers
 
-__all__ = ["Value", "topological_order", "graph_size", "dot"]
+__all__ = ["Value", "topological_order", "graph_size", "dot", "dot_inputs"]
 
 # Local derivatives that do not depend on the data are shared, not rebuilt.
 _ADD = (1.0, 1.0)
@@ -352,56 +352,72 @@ def dot(weights, inputs, bias):
     """``bias + w0*x0 + w1*x1 + ...`` as one node (a neuron's weighted sum).
 
     Same numbers as building it from ``*`` and ``+`` (summed in the same
-    order), but one node instead of 2n, which is most of what makes a network
-    fast.  Inputs are recorded as (w0, x0, w1, x1, ..., bias) with local
-    derivatives (x0, w0, x1, w1, ..., 1).
+    order, so bit for bit), but one node instead of 2n: that is most of what
+    makes a network fast.  The node's inputs are (w0, ..., wn, x0, ..., xn,
+    bias) with local derivatives (x0, ..., xn, w0, ..., wn, 1).
+
+    When every input is a plain number (a data sample), the inputs are
+    constants: they get no nodes and no gradients, which halves the work of
+    a first layer with many inputs.  The node's inputs are then (w0, ...,
+    wn, bias).
     """
     weights = [w if isinstance(w, Value) else Value(w) for w in weights]
-    inputs = [x if isinstance(x, Value) else Value(x) for x in inputs]
+    inputs = dot_inputs(inputs)
     if len(weights) != len(inputs):
         raise ValueError(f"dot got {len(weights)} weights but {len(inputs)} inputs; they must match")
-    if not isinstance(bias, Value):
-        bias = Value(bias)
+    return _dot(weights, inputs, bias if isinstance(bias, Value) else Value(bias))
+
+
+def dot_inputs(inputs):
+    """Inputs as dot() takes them: all floats (constants), or else all Values."""
+    inputs = list(inputs)
+    if all(type(x) is float for x in inputs):
+        return inputs
+    if any(isinstance(x, Value) for x in inputs):
+        return [x if isinstance(x, Value) else Value(x) for x in inputs]
+    return [_as_float(x, "an input") for x in inputs]
+
+
+def _dot(weights, inputs, bias):
+    """dot() for equally long lists, the inputs as dot_inputs() gives them."""
+    w_data = [w.data for w in weights]
+    constant_inputs = not inputs or type(inputs[0]) is float
+    x_data = inputs if constant_inputs else [x.data for x in inputs]
     total = bias.data
-    nodes = []
-    locals_ = []
-    for w, x in zip(weights, inputs):
-        total += w.data * x.data
-        nodes += (w, x)
-        locals_ += (x.data, w.data)
-    nodes.append(bias)
-    locals_.append(1.0)
-    return _node(total, tuple(nodes), tuple(locals_), "w·x+b")
+    for w, x in zip(w_data, x_data):
+        total += w * x
+    if constant_inputs:
+        return _node(total, (*weights, bias), (*x_data, 1.0), "w·x+b")
+    return _node(total, (*weights, *inputs, bias), (*x_data, *w_data, 1.0), "w·x+b")
 
 
 def topological_order(root, leaves=True):
     """Every node below ``root``, each after all of its inputs, root last.
 
-    Built with an explicit stack rather than recursion, so a chain a million
-    nodes deep is fine.  The order only depends on the graph's shape (inputs
-    are walked in operand order), so it is the same in every run.  With
-    ``leaves=False`` the leaves are left out: backward never needs to visit
-    them, it only adds into their ``grad``.
+    A depth-first walk with an explicit stack rather than recursion, so a
+    chain a million nodes deep is fine.  The order only depends on the
+    graph's shape (inputs are walked in operand order), so it is the same in
+    every run.  With ``leaves=False`` the leaves are left out: backward never
+    needs to visit them, it only adds into their ``grad``.
     """
     order = []
-    seen = set()
-    stack = [(root, False)]
+    seen = {root}
+    stack = [(root, iter(root._inputs))]
     while stack:
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        if not node._inputs:
-            if leaves:
+        node, children = stack[-1]
+        for child in children:
+            if child._inputs:
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(child._inputs)))
+                    break
+            elif leaves and child not in seen:
+                seen.add(child)
+                order.append(child)
+        else:  # every input of node is placed: node can follow them
+            stack.pop()
+            if node._inputs or leaves:
                 order.append(node)
-            continue
-        stack.append((node, True))
-        for child in reversed(node._inputs):
-            if child not in seen:
-                stack.append((child, False))
     return order
 
 

@@ -9,7 +9,7 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 
 import random as _random
 
-from .engine import Value, dot
+from .engine import Value, _dot, dot_inputs
 
 __all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
 
@@ -46,6 +46,16 @@ def _check_count(name, n):
         raise ValueError(f"{name} must be a positive whole number, got {n!r}")
 
 
+def _inputs(x, n):
+    """The inputs of a layer as the weighted sum takes them, checked."""
+    if isinstance(x, (Value, int, float)):
+        raise TypeError(f"a model takes a list of {n} inputs, got the single {type(x).__name__} {x!r}; wrap it: [x]")
+    x = dot_inputs(x)
+    if len(x) != n:
+        raise ValueError(f"expected {n} inputs, got {len(x)}; pass one number or Value per input")
+    return x
+
+
 class Module:
     """Anything with parameters: they can be listed and their grads zeroed."""
 
@@ -66,19 +76,19 @@ class Neuron(Module):
         self.w = [Value(rng.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
         self.activation = _activation(activation, nonlin)
+        self._activate = ACTIVATIONS[self.activation]
 
     @property
     def nonlin(self):
         return self.activation is not None
 
     def __call__(self, x):
-        if len(x) != len(self.w):
-            raise ValueError(
-                f"this neuron takes {len(self.w)} inputs, got {len(x)}; "
-                "pass one number or Value per input"
-            )
-        out = dot(self.w, x, self.b)
-        return ACTIVATIONS[self.activation](out) if self.activation else out
+        return self.forward(_inputs(x, len(self.w)))
+
+    def forward(self, x):
+        """__call__ without the checks, for inputs a Layer has checked once."""
+        out = _dot(self.w, x, self.b)
+        return self._activate(out) if self._activate else out
 
     def parameters(self):
         return self.w + [self.b]
@@ -102,7 +112,8 @@ class Layer(Module):
 
     def outputs(self, x):
         """The neurons' outputs as a list, even when there is only one."""
-        return [n(x) for n in self.neurons]
+        x = _inputs(x, len(self.neurons[0].w))
+        return [n.forward(x) for n in self.neurons]
 
     def parameters(self):
         return [p for n in self.neurons for p in n.parameters()]
