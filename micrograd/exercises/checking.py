@@ -2,6 +2,7 @@
 
 import functools
 import math
+import numbers
 from dataclasses import dataclass
 
 __all__ = ["Verdict", "checker", "close", "not_attempted", "passed", "failed", "TODO"]
@@ -70,8 +71,7 @@ def checker(title):
 
 def close(answer, expected, tol=1e-6):
     """Is a numeric answer within tol (absolute or relative) of expected?"""
-    try:
-        answer = float(getattr(answer, "data", answer))
-    except (TypeError, ValueError):
+    answer = getattr(answer, "data", answer)
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return False
     return math.isclose(answer, expected, rel_tol=tol, abs_tol=tol)
