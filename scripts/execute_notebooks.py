@@ -1,0 +1,106 @@
+"""Re-run the lessons and store their outputs: what `make notebooks` runs.
+
+    python scripts/execute_notebooks.py [NOTEBOOK.ipynb ...]
+
+With no arguments, every notebook in notebooks/ and notebooks/solutions/.
+Each one runs top to bottom on a fresh kernel of this Python (the kernel
+`pytest --nbval --nbval-current-env` uses), in its own folder, and is written
+back in place.  The stored outputs are what strict nbval compares against,
+so the result is made reproducible: execution counts run 1, 2, 3, ..., no
+timing metadata is kept, and widget model ids (random in the kernel) are
+renumbered in order of appearance.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+from jupyter_client import KernelManager
+from nbclient import NotebookClient
+from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
+from traitlets import default
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+CELL_TIMEOUT_SECONDS = 600
+_MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+class CurrentEnvKernelManager(KernelManager):
+    """Starts nbval's kernel for this very Python, whatever kernels are registered."""
+
+    @default("kernel_spec_manager")
+    def _kernel_spec_manager_default(self):
+        return NbvalKernelspecManager(data_dir=self.data_dir)
+
+
+def lesson_notebooks():
+    """Every lesson and solution notebook, in a fixed order."""
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/*.ipynb"))
+
+
+def _clear(nb):
+    """Drop everything a previous run left, so nothing stale survives."""
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+
+
+def _widget_model_ids(nb):
+    """Widget model ids in order of first appearance in the outputs, then the saved state."""
+    ids = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view and view.get("model_id") not in ids:
+                ids.append(view["model_id"])
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    ids.extend(sorted(set(state.get("state", {})) - set(ids)))
+    return ids
+
+
+def _renumber_widget_models(nb):
+    """Replace the kernel's random widget model ids with 0000...0001, 0000...0002, ..."""
+    ids = _widget_model_ids(nb)
+    if not ids:
+        return nb
+    new_ids = {old: f"{n:032x}" for n, old in enumerate(ids, start=1)}
+    text = nbformat.writes(nb)
+    text = _MODEL_ID.sub(lambda m: new_ids.get(m.group(0), m.group(0)), text)
+    return nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+
+
+def execute(path):
+    """Run one notebook on a fresh kernel and write it back in place."""
+    path = Path(path).resolve()
+    nb = nbformat.read(path, as_version=4)
+    _clear(nb)
+    client = NotebookClient(
+        nb,
+        kernel_name=CURRENT_ENV_KERNEL_NAME,
+        kernel_manager_class=CurrentEnvKernelManager,
+        timeout=CELL_TIMEOUT_SECONDS,
+        record_timing=False,
+        store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
+    nb = _renumber_widget_models(nb)
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+
+
+def main(paths):
+    paths = paths or lesson_notebooks()
+    if not paths:
+        sys.exit(f"No notebooks found in {NOTEBOOKS}")
+    for path in paths:
+        print(f"executing {path}", flush=True)
+        execute(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
