@@ -1,0 +1,136 @@
+"""Checkers for lesson 1, derivatives: slopes measured by nudging an input.
+
+The expected slopes come from the derivative rules (the power rule, the
+product rule), not from a difference quotient, so a measured answer is held
+against the exact slope it should approach.
+"""
+
+import math
+import numbers
+
+from .checking import checker, close, failed, passed
+
+__all__ = ["slope_at_minus_one", "slope_function", "two_input_slopes"]
+
+# A nudged slope with h around 0.001 is off by about 3h from the exact one:
+# near enough to count, and the verdict then says how to get nearer.
+_MEASURED_TOL = 0.01
+_EXACT_TOL = 1e-4
+
+
+def _lesson_f(x):
+    return 3 * x**2 - 4 * x + 5
+
+
+def _lesson_f_slope(x):
+    return 6 * x - 4  # power rule on 3x² − 4x + 5
+
+
+def _not_a_number(answer):
+    """A failure message when answer is not a plain number, else None."""
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return f"your answer is {answer!r} ({type(answer).__name__}); the answer is one number, e.g. 1.5"
+    if not math.isfinite(answer):
+        return f"your answer is {answer}; a slope of this smooth curve is a finite number (is h zero?)"
+    return None
+
+
+def _measured(answer, expected, what):
+    """passed() for an answer near expected, with a note when it is only roughly there."""
+    if close(answer, expected, _EXACT_TOL):
+        return passed(f"{what} is {expected:g}")
+    return passed(f"{what} is {expected:g}; yours ({answer:.6g}) is a nudge with a largish h, a smaller h gets closer")
+
+
+@checker("Exercise 1: the slope of f at x = -1")
+def slope_at_minus_one(answer):
+    problem = _not_a_number(answer)
+    if problem:
+        return failed(problem)
+    x = -1.0
+    expected = _lesson_f_slope(x)
+    if abs(answer - expected) <= _MEASURED_TOL:
+        return _measured(answer, expected, "the slope at -1")
+    if close(answer, _lesson_f(x), _MEASURED_TOL):
+        return failed(
+            f"{answer:g} is f(-1), the height of the curve there; the slope is how fast that height "
+            "changes: (f(x + h) - f(x)) / h"
+        )
+    if abs(answer + expected) <= _MEASURED_TOL:
+        return failed(f"{answer:g} has the right size but the wrong sign: is f(-1 + h) above or below f(-1)?")
+    if abs(answer - _lesson_f_slope(3.0)) <= _MEASURED_TOL:
+        return failed(f"{answer:g} is the slope at x = 3 from the lesson; set x = -1 and measure again")
+    return failed(f"{answer:g} is not the slope at -1; hint: nudge x = -1 by a small h (say 0.0001) and divide the change in f by h")
+
+
+def _difference_quotients(g, x, h):
+    forward = (g(x + h) - g(x)) / h
+    central = (g(x + h) - g(x - h)) / (2 * h)
+    return forward, central
+
+
+def _diagnose_slope(result, g, x, h):
+    """Why result is not a difference quotient of g at x, or None if it is one."""
+    if _not_a_number(result):
+        return f"it returns {result!r} ({type(result).__name__}); return the slope, one finite number"
+    forward, central = _difference_quotients(g, x, h)
+    if close(result, forward, 1e-9) or close(result, central, 1e-9):
+        return None
+    change = g(x + h) - g(x)
+    if close(result, change, 1e-9) or close(result, g(x + h) - g(x - h), 1e-9):
+        return "it returns the change in f but not per unit of x: divide the change by the size of the step"
+    if close(result, -forward, 1e-9) or close(result, -central, 1e-9):
+        return "its sign is flipped: subtract f at the smaller x from f at the larger x"
+    if close(result, forward / 2, 1e-9):
+        return "it halves the slope: a step of h divides by h (2h only when you step h both ways)"
+    if close(result, g(x), 1e-9):
+        return "it returns f(x), the value; the slope is how fast the value changes"
+    return f"for h = {h} it gives {result!r}, not (f(x + h) - f(x)) / h"
+
+
+@checker("Exercise 2: slope(f, x, h)")
+def slope_function(slope):
+    if not callable(slope):
+        return failed(f"pass the function itself (check.slope_function(slope)), not {type(slope).__name__}")
+    # Three different functions, so a derivative typed in for one of them
+    # fails on the others; a largish h keeps the mistakes (no division, 2h
+    # for a one-sided step) apart from the right answer.
+    cases = [
+        ("x**2", lambda x: x**2, 3.0, 0.25),
+        ("5*x - 2", lambda x: 5 * x - 2, 1.0, 0.01),
+        ("x**3", lambda x: x**3, -2.0, 1e-4),
+    ]
+    for name, g, x, h in cases:
+        result = slope(g, x, h)
+        problem = _diagnose_slope(result, g, x, h)
+        if problem:
+            return failed(f"slope(f, {x:g}, h={h:g}) with f(x) = {name}: {problem}")
+    return passed("it measures slopes of any function (try it on f from the lesson)")
+
+
+def _lesson_g(x, y):
+    return x**2 * y + 3 * y
+
+
+@checker("Exercise 3: both slopes of g(x, y) at (1.5, -2)")
+def two_input_slopes(slope_x, slope_y):
+    for name, answer in (("slope_x", slope_x), ("slope_y", slope_y)):
+        problem = _not_a_number(answer)
+        if problem:
+            return failed(f"{name}: {problem}")
+    x, y = 1.5, -2.0
+    exact_x = 2 * x * y  # nudging x: y stays fixed, so x**2 * y changes like x**2 does
+    exact_y = x**2 + 3  # nudging y: g is a straight line in y with this slope
+    ok_x = abs(slope_x - exact_x) <= _MEASURED_TOL
+    ok_y = abs(slope_y - exact_y) <= _MEASURED_TOL
+    if ok_x and ok_y:
+        rough = not (close(slope_x, exact_x, _EXACT_TOL) and close(slope_y, exact_y, _EXACT_TOL))
+        note = "; a smaller h gets even closer" if rough else ""
+        return passed(f"∂g/∂x = {exact_x:g} and ∂g/∂y = {exact_y:g}{note}")
+    if abs(slope_x - exact_y) <= _MEASURED_TOL and abs(slope_y - exact_x) <= _MEASURED_TOL:
+        return failed("the two slopes are swapped: slope_x is what you measure when only x moves")
+    if ok_x:
+        return failed("slope_x is right; slope_y is not: keep x at 1.5 and nudge only y")
+    if ok_y:
+        return failed("slope_y is right; slope_x is not: keep y at -2 and nudge only x")
+    return failed("neither slope is right; nudge one input at a time by a small h, keep the other fixed, and divide the change in g by h")

@@ -1,0 +1,97 @@
+"""Lesson 1's checkers: right answers pass, typical mistakes get a useful hint."""
+
+import pytest
+
+from micrograd import Value
+from micrograd.exercises import lesson01 as check
+from micrograd.exercises.checking import TODO
+
+f = lambda x: 3 * x**2 - 4 * x + 5
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys):
+    yield  # checkers print their verdict; the tests read the returned one
+
+
+def test_slope_at_minus_one_accepts_measured_and_exact_slopes():
+    h = 1e-3
+    measured = (f(-1 + h) - f(-1)) / h
+    verdict = check.slope_at_minus_one(measured)
+    assert verdict.passed and "smaller h" in verdict.message
+    assert check.slope_at_minus_one(-10.0).passed
+    assert check.slope_at_minus_one(-10).passed
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (12.0, "height of the curve"),  # f(-1) itself
+        (10.0, "wrong sign"),
+        (14.0, "slope at x = 3"),
+        (-7.0, "nudge x = -1"),
+        ("-10", "(str)"),
+        (float("nan"), "finite"),
+        (Value(-10.0), "(Value)"),
+    ],
+)
+def test_slope_at_minus_one_explains_wrong_answers(answer, words):
+    verdict = check.slope_at_minus_one(answer)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_slope_at_minus_one_untouched_is_not_attempted():
+    assert check.slope_at_minus_one(TODO).status == "not attempted"
+
+
+def test_slope_function_accepts_one_sided_and_central_differences():
+    assert check.slope_function(lambda f, x, h=1e-4: (f(x + h) - f(x)) / h).passed
+    assert check.slope_function(lambda f, x, h=1e-4: (f(x + h) - f(x - h)) / (2 * h)).passed
+
+
+@pytest.mark.parametrize(
+    "slope, words",
+    [
+        (lambda f, x, h: f(x + h) - f(x), "divide the change"),
+        (lambda f, x, h: (f(x) - f(x + h)) / h, "sign is flipped"),
+        (lambda f, x, h: (f(x + h) - f(x)) / (2 * h), "halves the slope"),
+        (lambda f, x, h: f(x), "returns f(x)"),
+        (lambda f, x, h: 2 * x, "f(x) = 5*x - 2"),  # the derivative of x**2 typed in
+        (lambda f, x, h: None, "return the slope"),
+        (lambda f, x, h: 1 / 0, "ZeroDivisionError"),
+    ],
+)
+def test_slope_function_rejects_typical_mistakes(slope, words):
+    verdict = check.slope_function(slope)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_slope_function_needs_the_function_itself():
+    verdict = check.slope_function(14.0)
+    assert verdict.status == "failed" and "pass the function itself" in verdict.message
+
+
+def test_slope_function_untouched_is_not_attempted():
+    def slope(f, x, h=1e-4):
+        raise NotImplementedError
+
+    assert check.slope_function(slope).status == "not attempted"
+
+
+def test_two_input_slopes():
+    g = lambda x, y: x**2 * y + 3 * y
+    h = 1e-6
+    slope_x = (g(1.5 + h, -2) - g(1.5, -2)) / h
+    slope_y = (g(1.5, -2 + h) - g(1.5, -2)) / h
+    assert check.two_input_slopes(slope_x, slope_y).passed
+
+    swapped = check.two_input_slopes(slope_y, slope_x)
+    assert swapped.status == "failed" and "swapped" in swapped.message
+    half_right = check.two_input_slopes(slope_x, 3.0)  # forgot the "+ 3y" term's slope
+    assert half_right.status == "failed" and "slope_x is right" in half_right.message
+    assert "nudge only y" in half_right.message
+    both_wrong = check.two_input_slopes(g(1.5, -2), 0.0)
+    assert both_wrong.status == "failed" and "one input at a time" in both_wrong.message
+    assert check.two_input_slopes(TODO, slope_y).status == "not attempted"
