@@ -1,0 +1,17 @@
+"""Interactive widgets for JupyterLab: step through backprop and training.
+
+    from micrograd.widgets import BackpropStepper, TrainingStepper, ExpressionExplorer
+
+Each is a controller: it owns the state, shows it in ``.widget`` (displayed
+when the controller ends a cell) and exposes its buttons and sliders as
+attributes.  Every button calls a plain method (``step()``, ``back()``,
+``reset()``, ...), so the same actions work from code and in tests.
+Needs ipywidgets, matplotlib and graphviz (``pip install
+'micrograd-lessons[widgets]'``).
+"""
+
+from .backprop import BackpropStepper
+from .explorer import ExpressionExplorer
+from .training import LOSSES, TrainingStepper
+
+__all__ = ["BackpropStepper", "TrainingStepper", "ExpressionExplorer", "LOSSES"]

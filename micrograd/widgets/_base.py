@@ -1,0 +1,72 @@
+"""What every widget controller shares: display, number format, SVG graphs."""
+
+import html
+import importlib
+
+__all__ = ["require", "Controller", "graph_html", "fmt", "message_html"]
+
+
+def require(module):
+    """Import a third-party module the widgets need, or say how to get it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise ImportError(
+            f"micrograd.widgets needs {module.split('.')[0]} (could not import {module!r}): "
+            "run `pip install ipywidgets matplotlib graphviz`, or install micrograd with "
+            "the widgets extra: `pip install 'micrograd-lessons[widgets]'`"
+        ) from error
+
+
+widgets = require("ipywidgets")
+
+
+class Controller:
+    """Owns some state and shows it in ``self.widget`` (an ipywidgets Box).
+
+    Putting a controller on the last line of a cell displays its widget.  The
+    plain-text part of that display is a short summary rather than the
+    widget's repr, which would be long and hold an object's address.
+    """
+
+    widget = None
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.summary()
+        return bundle
+
+    def summary(self):
+        """One line saying what the controller shows and where it is."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.summary()}>"
+
+
+def fmt(x, precision=4):
+    """A number as the drawings show it (``micrograd.viz``'s format)."""
+    from ..viz.labels import format_number
+
+    return format_number(x, precision)
+
+
+def message_html(text, kind="note"):
+    """A short message for a panel; ``kind='error'`` shows it in red."""
+    colour = "#b00020" if kind == "error" else "#444"
+    return f'<div class="micrograd-{kind}" style="color:{colour}">{html.escape(text)}</div>'
+
+
+def graph_html(drawing):
+    """A ``micrograd.viz`` drawing as SVG, ready for an ``ipywidgets.HTML``.
+
+    Without Graphviz's ``dot`` program the panel shows viz's install advice
+    and the DOT text instead, so the widget still works.
+    """
+    graphviz = require("graphviz")
+    try:
+        svg = drawing.svg()
+    except graphviz.ExecutableNotFound as error:
+        return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'
+    # An HTML widget wants the <svg> element itself, not an XML document.
+    return '<div class="micrograd-graph" style="overflow:auto">' + svg[svg.index("<svg") :] + "</div>"

@@ -1,0 +1,170 @@
+"""ExpressionExplorer: sliders for an expression's inputs, live value and gradients."""
+
+import html
+import inspect
+import math
+import numbers
+
+from ..engine import Value
+from ..gradcheck import numerical_gradient
+from ._base import Controller, fmt, graph_html, message_html, widgets
+from .drawing import draw
+
+__all__ = ["ExpressionExplorer"]
+
+# What an expression may raise for some inputs (log of a negative number,
+# division by zero, overflow): the panel says so instead of failing.
+_EXPRESSION_ERRORS = (ArithmeticError, ValueError)
+
+
+class ExpressionExplorer(Controller):
+    """Move an input, watch the output and every gradient change.
+
+    ``fn`` takes one Value per input and returns a Value; its parameter
+    names label the sliders.  Start values come from keyword arguments, then
+    from ``fn``'s defaults, else 1.0.  Each slider spans ``limits`` (widened
+    to include its start value) in steps of ``step``.
+
+        ExpressionExplorer(lambda a, b: a * b + a.tanh(), a=0.5, b=-2.0)
+
+    Next to each gradient the panel shows the slope measured by nudging that
+    input (a central difference), so a derivative can be seen as "nudge the
+    input, watch the output".  Keyword arguments ``draw_options`` go to
+    ``micrograd.viz.draw_dot``; ``show_graph=False`` leaves the drawing out.
+    """
+
+    def __init__(self, fn, *, limits=(-5.0, 5.0), step=0.01, show_graph=True, draw_options=None, **values):
+        if isinstance(fn, Value):
+            raise TypeError(
+                "ExpressionExplorer needs the expression as a function of its inputs, so it can "
+                "recompute it when a slider moves: e.g. ExpressionExplorer(lambda a, b: a * b, a=2.0, b=-3.0)"
+            )
+        if not callable(fn):
+            raise TypeError(f"ExpressionExplorer takes a function of Values, got {type(fn).__name__}")
+        self.fn = fn
+        self.names = _input_names(fn)
+        unknown = set(values) - set(self.names)
+        if unknown:
+            raise TypeError(
+                f"{', '.join(sorted(unknown))} {'is not an input' if len(unknown) == 1 else 'are not inputs'} "
+                f"of the function; its inputs are {', '.join(self.names)}"
+            )
+        low, high = limits
+        if not low < high:
+            raise ValueError(f"limits must be (low, high) with low < high, got {limits!r}")
+        self.show_graph = show_graph
+        self.draw_options = dict(draw_options or {})
+        self.output = None
+        self.leaves = {}
+        self.gradients = {}
+        self.slopes = {}
+        self.error = None
+
+        self.sliders = {}
+        for name in self.names:
+            start = _start_value(name, values, fn)
+            self.sliders[name] = widgets.FloatSlider(
+                value=start,
+                min=min(low, start),
+                max=max(high, start),
+                step=step,
+                description=name,
+                readout_format=".3f",
+                continuous_update=True,
+            )
+            self.sliders[name].observe(lambda _: self.update(), names="value")
+        self.panel = widgets.HTML()
+        self.graph = widgets.HTML()
+        self.widget = widgets.VBox([widgets.VBox(list(self.sliders.values())), self.panel, self.graph])
+        self.widget.add_class("micrograd-expression-explorer")
+        self.panel.add_class("micrograd-panel")
+        self.update()
+
+    @property
+    def values(self):
+        """The sliders' values, by input name."""
+        return {name: slider.value for name, slider in self.sliders.items()}
+
+    def set(self, **values):
+        """Move sliders by name (each move recomputes, as in the notebook)."""
+        for name, value in values.items():
+            if name not in self.sliders:
+                raise TypeError(f"{name!r} is not an input; the inputs are {', '.join(self.names)}")
+            self.sliders[name].value = value
+
+    def update(self):
+        """Recompute the expression, its gradients and the drawing."""
+        values = self.values
+        self.leaves = {name: Value(x, label=name) for name, x in values.items()}
+        try:
+            output = self.fn(*self.leaves.values())
+            if not isinstance(output, Value):
+                raise TypeError(f"the function must return a Value, got {type(output).__name__}; build it from its inputs")
+            output.backward()
+        except _EXPRESSION_ERRORS as error:
+            self.output, self.gradients, self.slopes, self.error = None, {}, {}, str(error)
+        else:
+            self.output, self.error = output, None
+            self.gradients = {name: leaf.grad for name, leaf in self.leaves.items()}
+            self.slopes = self._measured_slopes(list(values.values()))
+        self.panel.value = self._panel_html()
+        if self.show_graph:
+            self.graph.value = "" if self.output is None else graph_html(draw(self.output, **self.draw_options))
+
+    def _measured_slopes(self, point):
+        """{name: slope by central differences}, None where a nudge leaves the domain."""
+        try:
+            return dict(zip(self.names, numerical_gradient(self.fn, point)))
+        except _EXPRESSION_ERRORS:  # e.g. log(x) with x a hair above zero
+            return dict.fromkeys(self.names)
+
+    def _panel_html(self):
+        if self.error is not None:
+            return message_html(f"At these inputs the expression cannot be computed: {self.error}", kind="error")
+        rows = "".join(
+            f"<tr><td><code>∂out/∂{html.escape(name)}</code></td><td><code>{fmt(self.gradients[name])}</code></td>"
+            f"<td><code>{'–' if self.slopes[name] is None else fmt(self.slopes[name])}</code></td></tr>"
+            for name in self.names
+        )
+        return (
+            f"<div>out = <b class='micrograd-output'>{fmt(self.output.data)}</b></div>"
+            "<table><tr><th></th><th>backward()</th><th>nudge the input</th></tr>"
+            f"{rows}</table>"
+        )
+
+    def summary(self):
+        inputs = ", ".join(f"{name}={fmt(x, 3)}" for name, x in self.values.items())
+        result = self.error if self.output is None else f"out = {fmt(self.output.data)}"
+        return f"ExpressionExplorer({inputs}): {result}"
+
+
+def _input_names(fn):
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        raise TypeError("ExpressionExplorer needs a Python function whose parameters name the inputs") from None
+    names = []
+    for p in parameters:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            raise TypeError(
+                f"ExpressionExplorer gives one slider per named input, so the function cannot take "
+                f"{'*' if p.kind == p.VAR_POSITIONAL else '**' if p.kind == p.VAR_KEYWORD else ''}{p.name} "
+                "as a parameter; name each input, e.g. lambda a, b: a * b"
+            )
+        names.append(p.name)
+    if not names:
+        raise TypeError("the function has no inputs to put on sliders; give it parameters, e.g. lambda a, b: a * b")
+    return names
+
+
+def _start_value(name, values, fn):
+    if name in values:
+        value = values[name]
+    else:
+        default = inspect.signature(fn).parameters[name].default
+        value = 1.0 if default is inspect.Parameter.empty else default
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"the start value of {name} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"the start value of {name} must be a finite number, got {value!r}")
+    return float(value)

@@ -1,0 +1,645 @@
+"""The widgets, driven headless: buttons are clicked and sliders moved from code.
+
+``Button.click()`` and setting a slider's ``value`` run the same handlers a
+browser would, without a kernel; tests/test_browser.py checks the real thing.
+"""
+
+import random
+import re
+
+import pytest
+
+from micrograd import MLP, Value
+from micrograd.losses import hinge, l2, mse
+from micrograd.optim import SGD, Adam, linear_decay
+from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
+from micrograd.widgets.plots import grid_classes, grid_outputs
+from micrograd.metrics import predicted_class
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# -- graphs to step through ---------------------------------------------------------
+
+
+def lecture_expression():
+    """The lecture's L = (a*b + c) * f, every node labelled."""
+    a, b, c, f = Value(2.0, "a"), Value(-3.0, "b"), Value(10.0, "c"), Value(-2.0, "f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    return L, {"a": a, "b": b, "c": c, "f": f, "e": e, "d": d}
+
+
+def neuron_with_reuse():
+    """A tanh neuron whose input is used twice (x + x), so a leaf gets two updates."""
+    x, w, b = Value(0.7, "x"), Value(-1.3, "w"), Value(0.4, "b")
+    n = w * (x + x) + b * x
+    return n.tanh(), [x, w, b]
+
+
+def mlp_loss():
+    model = MLP(3, [4, 4, 1], rng=3)
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5]]
+    return mse([model(x) for x in xs], [1.0, -1.0]), model.parameters()
+
+
+def all_grads(root):
+    from micrograd import topological_order
+
+    return [node.grad for node in topological_order(root)]
+
+
+def backward_grads(root):
+    """Gradients of a plain backward() from zero, then every grad zeroed again."""
+    from micrograd import topological_order
+
+    nodes = topological_order(root)
+    for node in nodes:
+        node.grad = 0.0
+    root.backward()
+    grads = [node.grad for node in nodes]
+    for node in nodes:
+        node.grad = 0.0
+    return grads
+
+
+GRAPHS = [lambda: lecture_expression()[0], lambda: neuron_with_reuse()[0], lambda: mlp_loss()[0]]
+
+
+# -- BackpropStepper ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", GRAPHS, ids=["lecture", "reused-input", "mlp-loss"])
+def test_stepping_to_the_end_gives_backwards_gradients_exactly(make):
+    root = make()
+    expected = backward_grads(root)
+    stepper = BackpropStepper(root, max_nodes=None)
+    while not stepper.done:
+        stepper.step_button.click()
+    assert all_grads(root) == expected  # same additions in the same order: bit for bit
+    assert stepper.step_button.disabled and stepper.run_button.disabled
+
+
+@pytest.mark.parametrize("make", GRAPHS, ids=["lecture", "reused-input", "mlp-loss"])
+def test_run_button_finishes_the_pass(make):
+    root = make()
+    expected = backward_grads(root)
+    stepper = BackpropStepper(root, max_nodes=None)
+    stepper.run_button.click()
+    assert stepper.done
+    assert all_grads(root) == expected
+
+
+def test_stepper_starts_from_zero_even_over_stale_gradients():
+    root, leaves = neuron_with_reuse()
+    root.backward()
+    root.backward()  # leaves now hold twice their gradient, as in PyTorch
+    expected = backward_grads(root)
+    stepper = BackpropStepper(root)
+    assert all(g == 0.0 for g in all_grads(root))
+    stepper.finish()
+    assert all_grads(root) == expected
+
+
+def test_one_step_is_one_node_not_the_whole_pass():
+    L, nodes = lecture_expression()
+    stepper = BackpropStepper(L)
+    stepper.step_button.click()
+    # The first node is L = d * f: the seed, then d and f get their gradients.
+    assert L.grad == 1.0
+    assert nodes["d"].grad == -2.0 and nodes["f"].grad == 4.0
+    assert nodes["e"].grad == 0.0 and nodes["a"].grad == 0.0 and nodes["b"].grad == 0.0
+    assert stepper.position == 1 and not stepper.done
+    stepper.step_button.click()  # d = e + c
+    assert nodes["e"].grad == -2.0 and nodes["c"].grad == -2.0 and nodes["a"].grad == 0.0
+
+
+def test_panel_shows_each_update_with_its_numbers():
+    L, nodes = lecture_expression()
+    stepper = BackpropStepper(L)
+    assert "Every gradient is 0" in stepper.panel.value
+    stepper.step()
+    stepper.step()
+    stepper.step()  # e = a * b, upstream -2
+    panel = stepper.panel.value
+    assert "a.grad += -3.0000 × -2.0000" in panel
+    assert "b.grad += 2.0000 × -2.0000" in panel
+    assert "0.0000 → 6.0000" in panel and "0.0000 → -4.0000" in panel
+    assert "node <span class='micrograd-position'>3</span> of 3" in panel
+    assert "Done" in panel
+
+
+def test_first_step_shows_the_seed():
+    L, _ = lecture_expression()
+    stepper = BackpropStepper(L)
+    stepper.step()
+    assert "L.grad = 1" in stepper.panel.value
+    stepper.step()
+    assert "L.grad = 1" not in stepper.panel.value
+
+
+def test_a_reused_input_shows_both_of_its_updates():
+    x = Value(3.0, "x")
+    y = x + x
+    y.label = "y"
+    stepper = BackpropStepper(y)
+    stepper.step()
+    panel = stepper.panel.value
+    assert panel.count("x.grad += 1.0000 × 1.0000") == 2
+    assert "0.0000 → 1.0000" in panel and "1.0000 → 2.0000" in panel
+    assert x.grad == 2.0
+
+
+def test_back_undoes_exactly_one_step():
+    root = mlp_loss()[0]
+    stepper = BackpropStepper(root)
+    snapshots = [all_grads(root)]
+    panels = [stepper.panel.value]
+    for _ in range(6):
+        stepper.step()
+        snapshots.append(all_grads(root))
+        panels.append(stepper.panel.value)
+    for k in range(6, 0, -1):
+        stepper.back_button.click()
+        assert stepper.position == k - 1
+        assert all_grads(root) == snapshots[k - 1]
+        assert stepper.panel.value == panels[k - 1]
+    assert stepper.back_button.disabled
+    stepper.back_button.click()  # nothing to undo: no change, no error
+    assert all_grads(root) == snapshots[0]
+
+
+def test_back_then_step_again_repeats_the_same_numbers():
+    root, _ = neuron_with_reuse()
+    stepper = BackpropStepper(root)
+    stepper.finish()
+    final = all_grads(root)
+    stepper.back()
+    stepper.back()
+    stepper.step()
+    stepper.step()
+    assert all_grads(root) == final
+
+
+def test_reset_sets_every_gradient_back_to_zero():
+    root, _ = mlp_loss()
+    stepper = BackpropStepper(root)
+    stepper.finish()
+    assert any(g != 0.0 for g in all_grads(root))
+    stepper.reset_button.click()
+    assert all(g == 0.0 for g in all_grads(root))
+    assert stepper.position == 0 and stepper.current is None
+    assert stepper.back_button.disabled and stepper.reset_button.disabled
+    assert not stepper.step_button.disabled
+
+
+def test_a_lone_leaf_takes_one_step_the_seed():
+    x = Value(3.0, "x")
+    stepper = BackpropStepper(x)
+    assert len(stepper.schedule) == 1
+    stepper.step()
+    assert x.grad == 1.0 and stepper.done
+    stepper.step()  # past the end: nothing happens
+    assert x.grad == 1.0
+
+
+def highlighted_value_nodes(svg):
+    """The Graphviz names (v<n>) of the value boxes drawn with the highlight colour."""
+    names = []
+    for block in re.findall(r'<g id="node\d+" class="node">(.*?)</g>', svg, flags=re.S):
+        title = re.search(r"<title>(.*?)</title>", block).group(1)
+        if title.startswith("v") and 'stroke="#dc2626"' in block:
+            names.append(title)
+    return names
+
+
+def test_drawing_highlights_the_node_just_processed():
+    from micrograd import topological_order
+
+    L, nodes = lecture_expression()
+    stepper = BackpropStepper(L)
+    assert highlighted_value_nodes(stepper.graph.value) == []
+    order = topological_order(L)  # the drawing numbers its boxes in this order
+    seen = []
+    for _ in range(3):
+        stepper.step_button.click()
+        assert highlighted_value_nodes(stepper.graph.value) == [f"v{order.index(stepper.current)}"]
+        seen.append(stepper.current)
+    assert [node.label for node in seen] == ["L", "d", "e"]
+    # The drawing shows the gradients as they are now.
+    assert "grad 6.0000" in stepper.graph.value  # a.grad
+
+
+def test_unlabelled_nodes_are_named_by_op_and_data():
+    x = Value(0.5, "x")
+    y = (x * 2.0).tanh()
+    stepper = BackpropStepper(y)
+    stepper.step()
+    assert "[* 1.0000].grad += " in stepper.panel.value
+    assert "[tanh 0.7616]" in stepper.panel.value
+
+
+def test_model_parameters_are_named_as_in_the_drawing():
+    model = MLP(2, [1], rng=0)
+    out = model([Value(1.0, "x0"), Value(2.0, "x1")])
+    stepper = BackpropStepper(out, model=model)
+    stepper.step()
+    assert "L0.N0.w0.grad += " in stepper.panel.value
+    assert "L0.N0.w0" in stepper.graph.value
+
+
+def test_stepper_rejects_what_is_not_a_value():
+    with pytest.raises(TypeError, match="output Value"):
+        BackpropStepper(3.0)
+
+
+def test_without_graphviz_the_panel_shows_advice_and_dot_text(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    L, _ = lecture_expression()
+    stepper = BackpropStepper(L)
+    assert "apt-get install graphviz" in stepper.graph.value
+    assert "digraph micrograd" in stepper.graph.value
+    stepper.finish()  # still steps
+    assert L.grad == 1.0
+
+
+def test_display_bundle_is_the_widget_with_a_short_text():
+    L, _ = lecture_expression()
+    stepper = BackpropStepper(L)
+    bundle = stepper._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == stepper.widget.model_id
+    assert bundle["text/plain"] == "BackpropStepper: 7 nodes, step 0 of 3"
+    assert "0x" not in repr(stepper)
+
+
+# -- TrainingStepper -------------------------------------------------------------------
+
+FOUR_X = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+FOUR_Y = [1.0, -1.0, -1.0, 1.0]
+
+
+def blobs(n=24, seed=0):
+    """Two separable clusters in 2-D, labels ±1."""
+    rng = random.Random(seed)
+    X, y = [], []
+    for i in range(n):
+        label = 1 if i % 2 else -1
+        X.append([label + rng.gauss(0, 0.4), 0.5 * label + rng.gauss(0, 0.4)])
+        y.append(label)
+    return X, y
+
+
+def three_classes(n=30, seed=1):
+    rng = random.Random(seed)
+    centres = [(0.0, 2.0), (-2.0, -1.0), (2.0, -1.0)]
+    X, y = [], []
+    for i in range(n):
+        k = i % 3
+        X.append([centres[k][0] + rng.gauss(0, 0.5), centres[k][1] + rng.gauss(0, 0.5)])
+        y.append(k)
+    return X, y
+
+
+def parameters(model):
+    return [p.data for p in model.parameters()]
+
+
+def test_step_button_adds_one_history_record_per_click():
+    stepper = TrainingStepper(MLP(3, [4, 4, 1], rng=1), FOUR_X, FOUR_Y, loss="mse", lr=0.05)
+    assert stepper.history == []
+    for k in range(1, 4):
+        stepper.step_button.click()
+        assert len(stepper.history) == k
+        record = stepper.history[-1]
+        assert record["step"] == k and record["lr"] == 0.05
+        assert set(record) == {"step", "loss", "lr", "accuracy"}  # ±1 targets: a classifier
+    losses = [r["loss"] for r in stepper.history]
+    assert losses[-1] < losses[0]
+
+
+def test_a_step_is_exactly_a_hand_written_training_step():
+    X, y = blobs()
+    model, twin = MLP(2, [8, 1], rng=5), MLP(2, [8, 1], rng=5)
+    stepper = TrainingStepper(model, X, y, loss="hinge", lr=0.3, l2=1e-3)
+    optimizer = SGD(twin.parameters(), lr=0.3)
+    for _ in range(3):
+        stepper.step()
+        outputs = [twin(x) for x in X]
+        loss = hinge(outputs, y) + l2(twin.parameters(), 1e-3)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        assert stepper.history[-1]["loss"] == loss.data
+    assert parameters(model) == parameters(twin)
+
+
+def test_zero_learning_rate_changes_nothing():
+    model = MLP(3, [4, 4, 1], rng=2)
+    before = parameters(model)
+    stepper = TrainingStepper(model, FOUR_X, FOUR_Y, lr=0.0)
+    for _ in range(3):
+        stepper.step_button.click()
+    assert parameters(model) == before
+    assert len({r["loss"] for r in stepper.history}) == 1
+    assert len(stepper.history) == 3
+
+
+def test_lr_slider_sets_the_rate_of_the_next_steps():
+    model = MLP(3, [4, 4, 1], rng=2)
+    stepper = TrainingStepper(model, FOUR_X, FOUR_Y, lr=0.05)
+    stepper.step()
+    stepper.lr_slider.value = 0.0
+    frozen = parameters(model)
+    stepper.step()
+    assert parameters(model) == frozen
+    assert stepper.history[-1]["lr"] == 0.0
+    stepper.lr_slider.value = 0.2
+    stepper.step()
+    assert stepper.optimizer.lr == 0.2 and stepper.history[-1]["lr"] == 0.2
+    assert parameters(model) != frozen
+
+
+def test_reset_restores_parameters_and_optimizer_exactly():
+    X, y = blobs()
+    model = MLP(2, [6, 6, 1], rng=7)
+    initial = parameters(model)
+    optimizer = Adam(model.parameters(), lr=0.05)
+    stepper = TrainingStepper(model, X, y, loss="hinge", optimizer=optimizer, batch_size=8, seed=3)
+    for _ in range(4):
+        stepper.step()
+    first_run = [r["loss"] for r in stepper.history]
+    first_parameters = parameters(model)
+    assert first_parameters != initial
+    stepper.reset_button.click()
+    assert parameters(model) == initial
+    assert all(p.grad == 0.0 for p in model.parameters())
+    assert stepper.history == [] and optimizer.steps == 0
+    # Same batches, same Adam moments: the second run repeats the first.
+    for _ in range(4):
+        stepper.step()
+    assert [r["loss"] for r in stepper.history] == first_run
+    assert parameters(model) == first_parameters
+
+
+def test_reset_keeps_the_learning_rate_the_slider_chose():
+    stepper = TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    stepper.lr_slider.value = 0.3
+    stepper.step()
+    stepper.reset()
+    assert stepper.optimizer.lr == 0.3 and stepper.lr_slider.value == 0.3
+    stepper.step()
+    assert stepper.history[0]["lr"] == 0.3
+
+
+def test_run_button_runs_the_number_of_steps_in_the_box_with_progress():
+    stepper = TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    stepper.run_steps.value = 7
+    stepper.run_button.click()
+    assert len(stepper.history) == 7
+    assert stepper.progress.value == stepper.progress.max == 7
+    stepper.run(3)
+    assert [r["step"] for r in stepper.history] == list(range(1, 11))
+    with pytest.raises(ValueError, match="positive whole number"):
+        stepper.run(0)
+
+
+def test_play_ticks_one_step_per_beat_and_stop_does_not_step():
+    stepper = TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    stepper.play.value = 1  # what the Play widget does while playing
+    stepper.play.value = 2
+    assert len(stepper.history) == 2
+    stepper.play.value = 0  # its stop button
+    assert len(stepper.history) == 2
+    stepper.tick()
+    assert len(stepper.history) == 3
+
+
+def test_status_and_figure_follow_the_steps():
+    X, y = blobs()
+    stepper = TrainingStepper(MLP(2, [8, 1], rng=5), X, y, loss="hinge", lr=0.3)
+    assert "step <b class='micrograd-step'>0</b>" in stepper.status.value
+    first_image = bytes(stepper.image.value)
+    assert first_image.startswith(PNG_SIGNATURE)
+    stepper.step_button.click()
+    record = stepper.history[-1]
+    assert "step <b class='micrograd-step'>1</b>" in stepper.status.value
+    assert f"{record['loss']:.6f}" in stepper.status.value
+    assert f"{100 * record['accuracy']:.1f}%" in stepper.status.value
+    assert bytes(stepper.image.value).startswith(PNG_SIGNATURE) and bytes(stepper.image.value) != first_image
+    assert stepper.plot.boundary  # 2-D inputs
+
+
+def test_figure_after_reset_is_the_starting_figure():
+    X, y = blobs()
+    stepper = TrainingStepper(MLP(2, [8, 1], rng=5), X, y, loss="hinge", lr=0.3)
+    start = bytes(stepper.image.value)
+    stepper.run(3)
+    stepper.reset()
+    assert bytes(stepper.image.value) == start
+
+
+def test_accuracy_only_for_classifiers():
+    X = [[0.0], [1.0], [2.0]]
+    regression = TrainingStepper(MLP(1, [3, 1], rng=0), X, [0.5, 1.5, 2.5], loss="mse", lr=0.01)
+    regression.step()
+    assert "accuracy" not in regression.history[0]
+    assert not regression.plot.boundary  # 1-D inputs
+    forced = TrainingStepper(MLP(1, [3, 1], rng=0), X, [0.5, 1.5, 2.5], loss="mse", lr=0.01, accuracy=True)
+    forced.step()
+    assert "accuracy" in forced.history[0]
+
+
+def test_cross_entropy_with_three_classes():
+    X, y = three_classes()
+    model = MLP(2, [8, 3], rng=4)
+    stepper = TrainingStepper(model, X, y, loss="cross_entropy", lr=0.2)
+    stepper.run(5)
+    assert all("accuracy" in r for r in stepper.history)
+    assert stepper.plot.classes == 3
+    assert stepper.history[-1]["loss"] < stepper.history[0]["loss"]
+
+
+def test_callable_loss_and_schedule():
+    X, y = blobs()
+    model = MLP(2, [4, 1], rng=1)
+    optimizer = SGD(model.parameters(), lr=linear_decay(1.0, 0.1, 10))
+    stepper = TrainingStepper(model, X, y, loss=lambda outputs, targets: hinge(outputs, targets), optimizer=optimizer)
+    assert stepper.lr_slider.disabled  # a schedule sets the rate, not the slider
+    stepper.run(3)
+    assert [r["lr"] for r in stepper.history] == pytest.approx([1.0, 0.91, 0.82])
+    assert stepper.lr_slider.value == pytest.approx(0.73)
+    assert "accuracy" not in stepper.history[0]  # a custom loss says nothing about classes
+
+
+def test_a_diverging_run_stops_with_a_message_until_reset():
+    model = MLP(3, [4, 4, 1], rng=1)
+    initial = parameters(model)
+    stepper = TrainingStepper(model, FOUR_X, FOUR_Y, lr=1e150)
+    for _ in range(5):
+        stepper.step_button.click()
+    assert stepper.error is not None
+    assert "Training stopped" in stepper.status.value and "Reset" in stepper.status.value
+    assert stepper.step_button.disabled and stepper.run_button.disabled
+    with pytest.raises(RuntimeError, match="reset"):
+        stepper.step()
+    stepper.reset_button.click()
+    assert stepper.error is None and not stepper.step_button.disabled
+    assert parameters(model) == initial
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (dict(X=FOUR_X, y=FOUR_Y[:3]), "one target per sample"),
+        (dict(X=[], y=[]), "at least one sample"),
+        (dict(X=[[1.0, 2.0], [1.0]], y=[1, -1]), "same number"),
+        (dict(X=FOUR_X, y=FOUR_Y, loss="l1"), "unknown loss"),
+        (dict(X=FOUR_X, y=FOUR_Y, batch_size=5), "batch_size"),
+        (dict(X=FOUR_X, y=FOUR_Y, loss="hinge", l2=-1.0), "l2"),
+        (dict(X=FOUR_X, y=[0, 1, 1, 0], loss="hinge"), "labels of \\+1 or -1"),
+        (dict(X=FOUR_X, y=[0, 1, 1, 0], loss="cross_entropy"), "one score per class"),
+        (dict(X=FOUR_X, y=FOUR_Y, boundary=True), "2-D inputs"),
+    ],
+)
+def test_bad_set_ups_fail_at_once_with_a_clear_message(arguments, message):
+    model = MLP(len(arguments["X"][0]) if arguments["X"] else 3, [4, 1], rng=0)
+    with pytest.raises(ValueError, match=message):
+        TrainingStepper(model, **arguments)
+
+
+def test_a_loss_function_must_return_a_value():
+    with pytest.raises(TypeError, match="must return a Value"):
+        TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, loss=lambda outputs, targets: 0.0)
+
+
+def test_multi_output_model_with_mse_is_refused():
+    with pytest.raises(ValueError, match="cross_entropy"):
+        TrainingStepper(MLP(3, [4, 2], rng=0), FOUR_X, FOUR_Y, loss="mse")
+
+
+def test_training_display_bundle_text():
+    stepper = TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    stepper.step()
+    text = stepper._repr_mimebundle_()["text/plain"]
+    assert text.startswith("TrainingStepper: 21 parameters, 4 samples, step 1, loss ")
+
+
+# -- the decision-boundary grid ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid", None])
+@pytest.mark.parametrize("outputs", [1, 3])
+def test_grid_evaluation_matches_the_model(activation, outputs):
+    model = MLP(2, [5, 4, outputs], activation=activation, output_activation="tanh", rng=11)
+    rng = random.Random(0)
+    points = [[rng.uniform(-3, 3), rng.uniform(-3, 3)] for _ in range(50)]
+    fast = grid_outputs(model, points)
+    for row, point in zip(fast, points):
+        out = model(point)
+        expected = [o.data for o in out] if outputs > 1 else [out.data]
+        assert list(row if outputs > 1 else [row]) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    classes = grid_classes(fast)
+    assert [int(c) for c in classes] == [predicted_class(model(p)) for p in points]
+
+
+def test_grid_evaluation_of_any_callable_model():
+    def model(x):
+        return x[0] * 2.0 - x[1]  # a Value when the inputs are Values
+
+    values = grid_outputs(lambda x: model([Value(a) for a in x]), [[1.0, 1.0], [0.0, 2.0]])
+    assert list(values) == [1.0, -2.0]
+
+
+def test_a_subclass_with_its_own_forward_pass_is_called_not_shortcut():
+    class Doubled(MLP):
+        def __call__(self, x):
+            return super().__call__(x) * 2.0
+
+    model = Doubled(2, [3, 1], rng=0)
+    point = [0.3, -0.2]
+    assert grid_outputs(model, [point])[0] == model(point).data
+
+
+# -- ExpressionExplorer ----------------------------------------------------------------------
+
+
+def expression(a, b, c):
+    return (a * b + c).tanh()
+
+
+def test_explorer_shows_value_and_gradients_of_the_start_values():
+    explorer = ExpressionExplorer(expression, a=0.5, b=-1.0, c=0.25)
+    a, b, c = Value(0.5), Value(-1.0), Value(0.25)
+    out = expression(a, b, c)
+    out.backward()
+    assert explorer.output.data == out.data
+    assert explorer.gradients == {"a": a.grad, "b": b.grad, "c": c.grad}
+    assert f"{out.data:.4f}" in explorer.panel.value
+    assert f"{a.grad:.4f}" in explorer.panel.value
+
+
+def test_moving_a_slider_updates_value_gradients_and_drawing():
+    explorer = ExpressionExplorer(expression, a=0.5, b=-1.0, c=0.25)
+    before = (explorer.output.data, dict(explorer.gradients), explorer.graph.value, explorer.panel.value)
+    explorer.sliders["a"].value = 1.5
+    a, b, c = Value(1.5), Value(-1.0), Value(0.25)
+    out = expression(a, b, c)
+    out.backward()
+    assert explorer.output.data == out.data != before[0]
+    assert explorer.gradients["b"] == b.grad != before[1]["b"]
+    assert explorer.graph.value != before[2] and "data 1.5000" in explorer.graph.value
+    assert explorer.panel.value != before[3]
+
+
+def test_gradients_agree_with_the_nudge_measurement():
+    explorer = ExpressionExplorer(lambda x, y: x * y.exp() + x ** 3, x=0.7, y=-0.4)
+    for name in ("x", "y"):
+        assert explorer.slopes[name] == pytest.approx(explorer.gradients[name], rel=1e-6)
+
+
+def test_start_values_come_from_defaults_then_one():
+    explorer = ExpressionExplorer(lambda a, b=2.0: a * b)
+    assert explorer.values == {"a": 1.0, "b": 2.0}
+    explorer.set(b=-3.0)
+    assert explorer.output.data == -3.0 and explorer.gradients["a"] == -3.0
+
+
+def test_slider_range_grows_to_hold_the_start_value():
+    explorer = ExpressionExplorer(lambda a: a * 2.0, a=12.0)
+    assert explorer.sliders["a"].max == 12.0 and explorer.sliders["a"].min == -5.0
+
+
+def test_outside_the_domain_the_panel_says_why_and_recovers():
+    explorer = ExpressionExplorer(lambda x: x.log(), x=2.0, show_graph=False)
+    explorer.sliders["x"].value = -1.0
+    assert explorer.output is None and "log" in explorer.error
+    assert "cannot be computed" in explorer.panel.value
+    explorer.sliders["x"].value = 1.0
+    assert explorer.error is None and explorer.output.data == 0.0 and explorer.gradients["x"] == 1.0
+
+
+def test_explorer_refuses_what_it_cannot_put_on_sliders():
+    with pytest.raises(TypeError, match="function of its inputs"):
+        ExpressionExplorer(Value(1.0))
+    with pytest.raises(TypeError, match="name each input"):
+        ExpressionExplorer(lambda *xs: xs[0])
+    with pytest.raises(TypeError, match="no inputs"):
+        ExpressionExplorer(lambda: Value(1.0))
+    with pytest.raises(TypeError, match="not an input"):
+        ExpressionExplorer(lambda a: a, b=1.0)
+    with pytest.raises(TypeError, match="must return a Value"):
+        ExpressionExplorer(lambda a: 3.0)
+    with pytest.raises(ValueError, match="finite"):
+        ExpressionExplorer(lambda a: a, a=float("nan"))
+    explorer = ExpressionExplorer(lambda a: a * a)
+    with pytest.raises(TypeError, match="not an input"):
+        explorer.set(z=1.0)
+
+
+def test_explorer_display_text():
+    explorer = ExpressionExplorer(lambda a, b: a * b, a=2.0, b=-3.0)
+    assert explorer._repr_mimebundle_()["text/plain"] == "ExpressionExplorer(a=2.000, b=-3.000): out = -6.0000"
