@@ -1,0 +1,125 @@
+"""A Value graph read once for drawing: numbered nodes, their roles and names.
+
+Nodes are numbered by their place in ``topological_order`` (inputs first,
+the root last), which depends only on the graph's shape.  Every name a
+drawing uses comes from this numbering, never from ``id()``, so the same
+graph gives the same text in every process.
+"""
+
+from collections.abc import Mapping
+
+from ..engine import Value, topological_order
+from ..nn import MLP, Layer, Neuron
+
+INPUT = "input"
+PARAMETER = "parameter"
+INTERMEDIATE = "intermediate"
+OUTPUT = "output"
+ROLES = (INPUT, PARAMETER, INTERMEDIATE, OUTPUT)
+
+# The op of engine.dot: a neuron's weighted sum as one node.
+WEIGHTED_SUM = "w·x+b"
+
+
+def check_root(root, caller):
+    if not isinstance(root, Value):
+        raise TypeError(
+            f"{caller} draws the graph below one Value (usually the loss), got "
+            f"{type(root).__name__}; pass e.g. {caller}(loss)"
+        )
+
+
+def named_parameters(module, prefix=""):
+    """(name, Value) for each parameter of a Module, e.g. ``L0.N3.w1``.
+
+    Names follow the indexing in code: ``L0.N3.w1`` is
+    ``model.layers[0].neurons[3].w[1]``.
+    """
+    if isinstance(module, Neuron):
+        for k, w in enumerate(module.w):
+            yield f"{prefix}w{k}", w
+        yield f"{prefix}b", module.b
+    elif isinstance(module, Layer):
+        for j, neuron in enumerate(module.neurons):
+            yield from named_parameters(neuron, f"{prefix}N{j}.")
+    elif isinstance(module, MLP):
+        for i, layer in enumerate(module.layers):
+            yield from named_parameters(layer, f"{prefix}L{i}.")
+    else:
+        for k, p in enumerate(module.parameters()):
+            yield f"{prefix}p{k}", p
+
+
+def parameter_names(params):
+    """{Value: name} from a Module, a {name: Value} mapping or an iterable of Values."""
+    if params is None:
+        return {}
+    if callable(getattr(params, "parameters", None)):
+        pairs = list(named_parameters(params))
+    elif isinstance(params, Mapping):
+        pairs = [(str(name), p) for name, p in params.items()]
+    else:
+        try:
+            pairs = [("", p) for p in params]
+        except TypeError:
+            raise TypeError(
+                "params takes a Module (e.g. the MLP), a {name: Value} dict or a list "
+                f"of Values such as model.parameters(), got {type(params).__name__}"
+            ) from None
+    names = {}
+    for name, p in pairs:
+        if not isinstance(p, Value):
+            raise TypeError(f"params must all be Values, got {type(p).__name__} {p!r:.40}")
+        names.setdefault(p, name)
+    return names
+
+
+class GraphIndex:
+    """The nodes below ``root`` in topological order, with role and name lookups."""
+
+    def __init__(self, root, params=None):
+        self.root = root
+        self.order = topological_order(root)
+        self.position = {node: i for i, node in enumerate(self.order)}
+        self.param_names = parameter_names(params)
+        self._inferred_params = _weighted_sum_parameters(self.order)
+
+    def __len__(self):
+        return len(self.order)
+
+    def is_parameter(self, node):
+        return node in self.param_names or node in self._inferred_params
+
+    def role(self, node):
+        """input, parameter, intermediate or output.
+
+        Parameters are the Values given as ``params``, plus the weights and
+        bias of every ``w·x+b`` node (a neuron's parameters by construction).
+        """
+        if node is self.root:
+            return OUTPUT
+        if node.op:
+            return INTERMEDIATE
+        return PARAMETER if self.is_parameter(node) else INPUT
+
+
+def _weighted_sum_parameters(order):
+    found = set()
+    for node in order:
+        if node.op == WEIGHTED_SUM:
+            found.update(p for p in weighted_sum_parameters(node) if not p.op)
+    return found
+
+
+def weighted_sum_parameters(node):
+    """The weights and bias among the inputs of an ``engine.dot`` node.
+
+    ``engine.dot`` records (w0..wn, x0..xn, bias) when the x are Values and
+    (w0..wn, bias) when they are plain numbers.  The first layout is told
+    apart by its local derivatives: the one recorded for w_i is x_i's data.
+    """
+    inputs, local = node.inputs, node.local_grads
+    n = len(inputs) // 2
+    if len(inputs) % 2 == 1 and all(local[i] == inputs[n + i].data for i in range(n)):
+        return inputs[:n] + inputs[-1:]
+    return inputs

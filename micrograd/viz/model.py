@@ -1,0 +1,124 @@
+"""A network drawn as layers of neurons rather than as a graph of Values.
+
+One box per layer, one row per neuron: its bias, the range of its weights,
+the largest |grad| among its parameters (from the last ``backward()``), and,
+given an input sample, its output for that sample.  The drawing only reads
+the model: it runs a forward pass when given a sample, never ``backward``.
+"""
+
+from . import style
+from .drawing import GraphDrawing
+from .dotsource import GRAPH_NAME
+from .labels import check_precision, format_number, html_text
+from ..nn import MLP, Layer, Neuron
+
+INACTIVE_TEXT = "#94a3b8"
+ACTIVATION_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigmoid", None: "linear"}
+
+
+def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="LR", max_rows=20):
+    """Draw an MLP, Layer or Neuron as boxes of neurons (see the module docstring).
+
+    ``x``: one input sample (a list of numbers or Values); each neuron then
+    shows its output for it.  ``max_rows``: neurons listed per layer before
+    the rest are summarised in one row.
+    """
+    layers = _layers(model)
+    check_precision(precision)
+    if isinstance(max_rows, bool) or not isinstance(max_rows, int) or max_rows < 1:
+        raise ValueError(f"max_rows is how many neurons to list per layer, a whole number of at least 1, got {max_rows!r}")
+    if rankdir not in ("LR", "TB", "RL", "BT"):
+        raise ValueError(f"rankdir is one of LR, TB, RL, BT, got {rankdir!r}")
+    nin = len(layers[0][0].w)
+    outputs = _outputs(layers, x, nin)
+
+    def fmt(value):
+        return format_number(value, precision)
+
+    body = [
+        f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" nodesep=0.3 ranksep=0.5]\n',
+        f'\tnode [fontname="{style.FONT}" fontsize=11 shape=plain]\n',
+        f'\tedge [color="{style.EDGE}" arrowsize=0.7]\n',
+    ]
+    if x is None:
+        inputs = f"<B>{nin} inputs</B>"
+    else:
+        inputs = "<B>input</B><BR/>" + "<BR/>".join(fmt(_data(v)) for v in x[:max_rows])
+        if len(x) > max_rows:
+            inputs += f"<BR/>… {len(x) - max_rows} more"
+    body.append(
+        f'\tx [label=<{inputs}> shape=box style="rounded,filled" fillcolor="{style.ROLE_FILLS["input"]}" '
+        f'color="{style.BORDER}" margin="0.15,0.08"]\n'
+    )
+    previous = "x"
+    for i, neurons in enumerate(layers):
+        last = i == len(layers) - 1
+        table = _layer_table(i, neurons, outputs[i] if outputs else None, last, fmt, show_grad, max_rows)
+        body.append(f"\tL{i} [label=<{table}>]\n")
+        body.append(f"\t{previous} -> L{i}\n")
+        previous = f"L{i}"
+    drawing = GraphDrawing(name=GRAPH_NAME, body=body)
+    drawing.value_count = sum(len(n.w) + 1 for neurons in layers for n in neurons)
+    drawing.node_count = len(layers) + 1
+    return drawing
+
+
+def _layers(model):
+    """The model's neurons, layer by layer."""
+    if isinstance(model, MLP):
+        return [layer.neurons for layer in model.layers]
+    if isinstance(model, Layer):
+        return [model.neurons]
+    if isinstance(model, Neuron):
+        return [[model]]
+    raise TypeError(f"draw_model draws an MLP, a Layer or a Neuron, got {type(model).__name__}; for any graph of Values use draw_dot")
+
+
+def _data(v):
+    return v.data if hasattr(v, "data") else float(v)
+
+
+def _outputs(layers, x, nin):
+    """Each layer's outputs (as numbers) for sample x, or None without one."""
+    if x is None:
+        return None
+    x = list(x)
+    if len(x) != nin:
+        raise ValueError(f"draw_model: the model takes {nin} inputs per sample, got a sample of {len(x)}")
+    outputs = []
+    for neurons in layers:
+        x = [neuron(x) for neuron in neurons]
+        outputs.append([v.data for v in x])
+    return outputs
+
+
+def _layer_table(i, neurons, outputs, last, fmt, show_grad, max_rows):
+    kind = ACTIVATION_NAMES.get(neurons[0].activation, str(neurons[0].activation))
+    header_fill = style.ROLE_FILLS["output" if last else "parameter"]
+    columns = ["neuron", "bias", "weights"]
+    if show_grad:
+        columns.append("largest |grad|")
+    if outputs is not None:
+        columns.append("output")
+    rows = [
+        f'<TR><TD COLSPAN="{len(columns)}" BGCOLOR="{header_fill}"><B>L{i}</B> · {len(neurons)} '
+        f'{"neuron" if len(neurons) == 1 else "neurons"} · {html_text(kind)} · {len(neurons[0].w)} inputs each</TD></TR>',
+        "<TR>" + "".join(f'<TD><FONT POINT-SIZE="9" COLOR="{style.NOTE_TEXT}">{c}</FONT></TD>' for c in columns) + "</TR>",
+    ]
+    for j, neuron in enumerate(neurons[:max_rows]):
+        weights = [w.data for w in neuron.w]
+        cells = [f"N{j}", fmt(neuron.b.data), f"{fmt(min(weights))} … {fmt(max(weights))}"]
+        if show_grad:
+            cells.append(fmt(max(abs(p.grad) for p in neuron.parameters())))
+        if outputs is not None:
+            # A ReLU at 0 passes no gradient back for this sample: grey it out.
+            inactive = neuron.activation == "relu" and outputs[j] <= 0.0
+            out = fmt(outputs[j])
+            cells.append(f'<FONT COLOR="{INACTIVE_TEXT}">{out}</FONT>' if inactive else out)
+        rows.append("<TR>" + "".join(f'<TD ALIGN="RIGHT">{c}</TD>' for c in cells) + "</TR>")
+    if len(neurons) > max_rows:
+        rows.append(f'<TR><TD COLSPAN="{len(columns)}">… {len(neurons) - max_rows} more neurons</TD></TR>')
+    return (
+        f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLOR="{style.BORDER}" '
+        f'BGCOLOR="{style.ROLE_FILLS["intermediate"]}">{"".join(rows)}</TABLE>'
+    )
