@@ -23,7 +23,7 @@ from traitlets import default
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT_SECONDS = 600
-_MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+_MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")
 
 
 class CurrentEnvKernelManager(KernelManager):
@@ -50,7 +50,11 @@ def _clear(nb):
 
 
 def _widget_model_ids(nb):
-    """Widget model ids in order of first appearance in the outputs, then the saved state."""
+    """Widget model ids: those the outputs show, in order, then the rest of the saved state.
+
+    The saved state is still in the order the kernel created the widgets (it
+    is only sorted when written), which the code fixes, so the order is too.
+    """
     ids = []
     for cell in nb.cells:
         for output in cell.get("outputs", []):
@@ -58,7 +62,7 @@ def _widget_model_ids(nb):
             if view and view.get("model_id") not in ids:
                 ids.append(view["model_id"])
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
-    ids.extend(sorted(set(state.get("state", {})) - set(ids)))
+    ids.extend(model_id for model_id in state.get("state", {}) if model_id not in ids)
     return ids
 
 

@@ -76,10 +76,13 @@ class LabServer:
         pytest.fail(f"JupyterLab did not start in {START_TIMEOUT_SECONDS} s:\n{self.log}")
 
     def get(self, path, headers=None):
-        """GET path from the server; returns (status, headers, body), never following redirects."""
+        return self.request("GET", path, headers)
+
+    def request(self, method, path, headers=None, body=None):
+        """Send one request; returns (status, headers, body), never following redirects."""
         connection = http.client.HTTPConnection("127.0.0.1", self.info["port"], timeout=30)
         try:
-            connection.request("GET", path, headers=headers or {})
+            connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
             return response.status, dict(response.getheaders()), response.read()
         finally:
@@ -179,6 +182,24 @@ def test_token_in_the_printed_url_opens_jupyterlab(lab):
     status, _, body = lab.get(f"/lab?token={lab.token}")
     assert status == 200
     assert b"JupyterLab" in body
+
+
+def test_lessons_run_on_the_python_that_started_the_lab(lab):
+    auth = {"Authorization": f"token {lab.token}"}
+    status, _, body = lab.request("POST", "/api/kernels", auth, json.dumps({"name": "python3"}))
+    assert status == 201, body
+    kernel_id = json.loads(body)["id"]
+    try:
+        kernels = [
+            child
+            for child in psutil.Process(lab.process.pid).children(recursive=True)
+            if kernel_id in " ".join(child.cmdline())
+        ]
+        assert len(kernels) == 1, kernels
+        assert Path(kernels[0].cmdline()[0]).resolve() == Path(sys.executable).resolve()
+    finally:
+        status, _, body = lab.request("DELETE", f"/api/kernels/{kernel_id}", auth)
+        assert status == 204, body
 
 
 def test_stops_on_sigterm_without_leaving_processes(tmp_path):

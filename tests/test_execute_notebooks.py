@@ -1,0 +1,87 @@
+"""`make notebooks` (scripts/execute_notebooks.py) stores outputs strict nbval can compare."""
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location(
+        "execute_notebooks", ROOT / "scripts" / "execute_notebooks.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def stale_notebook():
+    """A notebook as an editing session leaves it: old counts, outputs, timings and widget state."""
+    nb = new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["widgets"] = {WIDGET_STATE: {"state": {"f" * 32: {}}, "version_major": 2, "version_minor": 0}}
+    nb.cells = [
+        new_code_cell("import os\nprint(os.path.basename(os.getcwd()))", execution_count=7),
+        new_code_cell(
+            "import ipywidgets\nipywidgets.VBox([ipywidgets.IntSlider(3), ipywidgets.Button()])",
+            execution_count=3,
+            outputs=[new_output("stream", name="stdout", text="stale\n")],
+        ),
+        new_code_cell("", execution_count=9, outputs=[new_output("stream", name="stdout", text="x\n")]),
+        new_markdown_cell("prose"),
+        new_code_cell("21 * 2"),
+    ]
+    nb.cells[0].metadata["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00.000000Z"}
+    for n, cell in enumerate(nb.cells):
+        cell.id = f"cell-{n}"
+    return nb
+
+
+def test_reruns_on_a_fresh_kernel_with_reproducible_bytes(tmp_path):
+    folder = tmp_path / "lesson-folder"
+    folder.mkdir()
+    path = folder / "lesson.ipynb"
+    nbformat.write(stale_notebook(), path)
+    script = load_script()
+
+    script.execute(path)
+    first = path.read_text()
+    script.execute(path)
+    assert path.read_text() == first
+
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == [1, 2, None, 3]
+    assert code[0].outputs[0].text == "lesson-folder\n"  # runs in the notebook's own folder
+    assert code[2].outputs == []
+    assert code[3].outputs[0].data["text/plain"] == "42"
+    assert all("execution" not in cell.metadata for cell in nb.cells)
+
+
+def test_widget_model_ids_are_numbered_in_order_of_appearance(tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    nbformat.write(stale_notebook(), path)
+    load_script().execute(path)
+    nb = nbformat.read(path, as_version=4)
+
+    view = nb.cells[1].outputs[0].data[WIDGET_VIEW]
+    assert view["model_id"] == f"{1:032x}"  # the VBox: the first id a cell shows
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    assert sorted(state) == [f"{n:032x}" for n in range(1, len(state) + 1)]
+    assert "f" * 32 not in state  # the stale state is gone
+    children = state[view["model_id"]]["state"]["children"]
+    assert len(children) == 2
+    for reference in children:
+        assert re.fullmatch(r"IPY_MODEL_[0-9a-f]{32}", reference)
+        assert reference.removeprefix("IPY_MODEL_") in state
+    # No id the kernel made up survives anywhere in the file.
+    renumbered = {f"{n:032x}" for n in range(1, len(state) + 1)}
+    assert set(re.findall(r"[0-9a-f]{32}", json.dumps(nb))) <= renumbered
