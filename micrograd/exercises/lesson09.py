@@ -1,0 +1,199 @@
+"""Checkers for lesson 9, debugging autograd: repair the broken ops, find the broken one.
+
+Every op is checked the way the lesson teaches: its output against plain
+float arithmetic, and its gradients against finite differences
+(``gradcheck``), at several points, because a wrong derivative can agree with
+the right one at a lucky point.
+"""
+
+import math
+
+from ..engine import Value
+from ..gradcheck import gradcheck
+from .checking import checker, failed, passed
+
+__all__ = ["subtraction", "power", "reflected", "broken_op", "suspects", "suspect_function"]
+
+
+# -- checking one op ---------------------------------------------------------------
+
+
+def _fmt(x):
+    return f"{x:g}"
+
+
+def _at(names, point):
+    return ", ".join(f"{name} = {_fmt(x)}" for name, x in zip(names, point))
+
+
+def _problem(op, reference, points, names, hints, forward_hint=None):
+    """What is wrong with ``op``, or None, checking point by point.
+
+    At each point the forward value comes first (gradcheck cannot see a wrong
+    one: it compares gradients with whatever function was computed), then
+    the gradients.  ``hints`` maps an input's name to a hint about its local
+    derivative.
+    """
+    forward_hint = forward_hint or "get the forward value right first; gradcheck cannot catch it"
+    for point in points:
+        out = op(*[Value(x) for x in point])
+        if not isinstance(out, Value):
+            return (
+                f"it returned {type(out).__name__} {out!r}, not a Value; hint: build the result with "
+                "Value.from_op(data, inputs, local_grads, op), so backward() can reach the inputs"
+            )
+        expected = reference(*point)
+        if not math.isclose(out.data, expected, rel_tol=1e-9, abs_tol=1e-12):
+            return (
+                f"at {_at(names, point)} it computes {_fmt(out.data)}, but the answer is "
+                f"{_fmt(expected)}; hint: {forward_hint}"
+            )
+        report = gradcheck(op, point, names=names)
+        if not report.ok:
+            row = report.failures[0]
+            return (
+                f"at {_at(names, point)} backward() gives {_fmt(row.analytic)} for {row.name}, "
+                f"but the slope measured by finite differences is {_fmt(row.numeric)}; hint: {hints[row.name]}"
+            )
+    return None
+
+
+def _verdict(problem, praise):
+    return failed(problem) if problem else passed(praise)
+
+
+# -- exercise 1: subtraction -------------------------------------------------------
+
+_SUBTRACTION_POINTS = [(5.0, 3.0), (-2.0, 0.5), (0.25, -4.0)]
+
+
+@checker("Exercise 1: subtraction")
+def subtraction(sub):
+    """``sub(a, b)`` must compute a − b with the right gradient for both inputs."""
+    problem = _problem(
+        sub,
+        lambda a, b: a - b,
+        _SUBTRACTION_POINTS,
+        ["a", "b"],
+        {
+            "a": "how does a − b change when a alone grows by 1?",
+            "b": "how does a − b change when b alone grows by 1? The sign matters",
+        },
+    )
+    return _verdict(problem, "a − b passes gradcheck at every point: b's gradient has its minus sign back")
+
+
+# -- exercise 2: the power with a Value exponent -------------------------------------
+
+_POWER_POINTS = [(1.5, 3.0), (2.0, 0.5), (0.7, -1.2), (4.0, 2.0)]
+
+
+@checker("Exercise 2: a ** b with a Value exponent")
+def power(pow_op):
+    """``pow_op(a, b)`` must compute a ** b (a > 0) with both gradients right."""
+    problem = _problem(
+        pow_op,
+        lambda a, b: a**b,
+        _POWER_POINTS,
+        ["a", "b"],
+        {
+            "a": "with the exponent held fixed, a ** b follows the power rule",
+            "b": "with the base held fixed, a ** b = exp(b · ln a) is an exponential in b, "
+            "not a power of b",
+        },
+    )
+    return _verdict(problem, "both local derivatives are right: the power rule for a, out · ln(a) for b")
+
+
+# -- exercise 3: the reflected operators -------------------------------------------
+
+_REFLECTED_POINTS = [5.0, -1.5, 0.25]
+_NUMBERS = [2.0, -3.0]
+
+
+@checker("Exercise 3: 2 − a and 2 / a")
+def reflected(rsub, rtruediv):
+    """``rsub(a, n)`` must compute n − a and ``rtruediv(a, n)`` n / a."""
+    for name, op, reference, symbol, dunder in (
+        ("rsub", rsub, lambda a, n: n - a, "−", "__rsub__"),
+        ("rtruediv", rtruediv, lambda a, n: n / a, "/", "__rtruediv__"),
+    ):
+        for n in _NUMBERS:
+            problem = _problem(
+                lambda a, op=op, n=n: op(a, n),
+                lambda a, reference=reference, n=n: reference(a, n),
+                [(a,) for a in _REFLECTED_POINTS],
+                ["a"],
+                {"a": f"differentiate {_fmt(n)} {symbol} a with respect to a"},
+                forward_hint=f"for 2 {symbol} a Python calls a.{dunder}(2): the number is the LEFT operand",
+            )
+            if problem:
+                return failed(f"{name}(a, {_fmt(n)}) should compute {_fmt(n)} {symbol} a: {problem}")
+    return passed("the number is on the left where it belongs, and the gradients match")
+
+
+# -- exercise 4: find the broken op ------------------------------------------------
+# Four small ops, one with a wrong local derivative.  The wrong one agrees with
+# the right one at 0, so checking a single convenient point is not enough.
+
+
+def cube(x):
+    """x³."""
+    return Value.from_op(x.data**3, (x,), (3 * x.data**2,), "cube")
+
+
+def softplus(x):
+    """ln(1 + eˣ), a smooth ReLU."""
+    e = math.exp(-abs(x.data))
+    out = max(x.data, 0.0) + math.log1p(e)
+    return Value.from_op(out, (x,), (1.0 / (1.0 + math.exp(x.data)),), "softplus")
+
+
+def gauss(x):
+    """exp(−x²), a bump."""
+    out = math.exp(-x.data * x.data)
+    return Value.from_op(out, (x,), (-2.0 * x.data * out,), "gauss")
+
+
+def hypot(x, y):
+    """√(x² + y²), the length of (x, y)."""
+    r = math.hypot(x.data, y.data)
+    return Value.from_op(r, (x, y), (x.data / r, y.data / r), "hypot")
+
+
+suspects = {"cube": cube, "softplus": softplus, "gauss": gauss, "hypot": hypot}
+
+
+def suspect_function(x, y):
+    """A function built from the four suspects: one of them is broken."""
+    return hypot(cube(x), softplus(y)) * gauss(x)
+
+
+_PROBE_POINTS = [-1.3, -0.4, 0.0, 0.6, 1.7]
+
+
+def _broken_suspects():
+    """The suspects that fail gradcheck somewhere, found the way the learner should."""
+    broken = []
+    for name, op in suspects.items():
+        arity = op.__code__.co_argcount
+        for x in _PROBE_POINTS:
+            point = [x + 0.5 * i for i in range(arity)]  # never (0, 0), where hypot has no slope
+            if not gradcheck(op, point):
+                broken.append(name)
+                break
+    return broken
+
+
+@checker("Exercise 4: the broken op")
+def broken_op(answer):
+    """``answer`` names the suspect (or is the suspect) with the wrong derivative."""
+    name = getattr(answer, "__name__", answer)
+    if not isinstance(name, str) or name not in suspects:
+        return failed(f"{answer!r} is not one of the suspects; answer with one of {', '.join(map(repr, suspects))}")
+    if name in _broken_suspects():
+        return passed(f"{name} records the wrong local derivative: gradcheck fails at every point except 0")
+    return failed(
+        f"{name} passes gradcheck everywhere; hint: gradcheck each suspect on its own, at several "
+        "points, not just 0: some wrong derivatives agree with the right one at a special point"
+    )
