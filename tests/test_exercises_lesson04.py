@@ -1,0 +1,114 @@
+"""Lesson 4's checkers: right answers pass, typical mistakes get a useful hint."""
+
+import math
+
+import pytest
+
+from micrograd import Value
+from micrograd.exercises import lesson04 as check
+from micrograd.exercises.checking import TODO
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys):
+    yield  # checkers print their verdict; the tests read the returned one
+
+
+def right_gradf(a, b, c):
+    return [-3 * a**2 - 0.5 * a**-0.5, 3 * math.cos(3 * b) + 2.5 * b**1.5, 1 / c**2]
+
+
+def test_analytic_gradient_accepts_the_right_derivatives():
+    assert right_gradf(2, 3, 4) == pytest.approx([-12.353553390593273, 10.25699027111255, 0.0625], rel=1e-12)
+    assert check.analytic_gradient(right_gradf).passed
+    assert check.analytic_gradient(lambda a, b, c: tuple(right_gradf(a, b, c))).passed
+
+
+@pytest.mark.parametrize(
+    "gradf, words",
+    [
+        (lambda a, b, c: [-3 * a**2, *right_gradf(a, b, c)[1:]], "−a^0.5 term depends on a"),
+        (lambda a, b, c: [right_gradf(a, b, c)[0], math.cos(3 * b) + 2.5 * b**1.5, 1 / c**2], "chain rule"),
+        (lambda a, b, c: [*right_gradf(a, b, c)[:2], -1 / c**2], "mind the sign"),
+        (lambda a, b, c: [*right_gradf(a, b, c)[:2], 0.0], "only −1/c involves c"),
+        # The reference figures typed in: right at (2, 3, 4), caught at the second point.
+        (lambda a, b, c: [-12.353553390593273, 10.25699027111255, 0.0625], "(1.0, 0.5, -2.0)"),
+        (lambda a, b, c: right_gradf(a, b, c)[:2], "list of three numbers"),
+        (lambda a, b, c: "gradient", "list of three numbers"),
+        (lambda a, b, c: [a.grad, b.grad, c.grad], "AttributeError"),
+    ],
+)
+def test_analytic_gradient_points_at_the_wrong_term(gradf, words):
+    verdict = check.analytic_gradient(gradf)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_analytic_gradient_untouched_or_not_a_function():
+    def gradf(a, b, c):
+        raise NotImplementedError
+
+    assert check.analytic_gradient(gradf).status == "not attempted"
+    assert "pass the function itself" in check.analytic_gradient([1, 2, 3]).message
+
+
+def right_sin(x):
+    return Value.from_op(math.sin(x.data), (x,), (math.cos(x.data),), "sin")
+
+
+def test_sin_op_accepts_a_node_with_the_right_local_derivative():
+    assert check.sin_op(right_sin).passed
+
+
+@pytest.mark.parametrize(
+    "sin, words",
+    [
+        (lambda x: Value.from_op(math.sin(x.data), (x,), (math.sin(x.data),), "sin"), "sin(x) itself"),
+        (lambda x: Value.from_op(math.sin(x.data), (x,), (-math.cos(x.data),), "sin"), "wrong sign"),
+        (lambda x: Value.from_op(math.sin(x.data), (x,), (1.0,), "sin"), "not the slope of sin"),
+        (lambda x: Value.from_op(math.sin(x.data), (Value(x.data),), (math.cos(x.data),), "sin"), "among its inputs"),
+        (lambda x: math.sin(x.data), "return a Value"),
+        (lambda x: Value.from_op(math.cos(x.data), (x,), (-math.sin(x.data),), "sin"), "math.sin"),
+        # Correct at each point checked alone, but the derivative is frozen at x = 0.7.
+        (lambda x, d=math.cos(0.7): Value.from_op(math.sin(x.data), (x,), (d,), "sin"), "not the slope"),
+    ],
+)
+def test_sin_op_rejects_typical_mistakes(sin, words):
+    verdict = check.sin_op(sin)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_sin_op_untouched_is_not_attempted():
+    def sin(x):
+        raise NotImplementedError
+
+    assert check.sin_op(sin).status == "not attempted"
+
+
+def test_grad_after_three_backwards_matches_the_engine():
+    a = Value(2.0)
+    y = a * a + a
+    for _ in range(3):
+        y.backward()
+    assert check.grad_after_three_backwards(a.grad).passed
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (5.0, "one backward()"),
+        (12.0, "misses part of y"),
+        (4.0, "misses part of y"),
+        (7.0, "think about what backward() does"),
+        ("15", "(str)"),
+    ],
+)
+def test_grad_after_three_backwards_rejects_wrong_predictions(answer, words):
+    verdict = check.grad_after_three_backwards(answer)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_grad_after_three_backwards_untouched_is_not_attempted():
+    assert check.grad_after_three_backwards(TODO).status == "not attempted"

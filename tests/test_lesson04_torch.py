@@ -1,0 +1,64 @@
+"""Lesson 4 shows PyTorch's numbers without needing PyTorch: check them with it.
+
+The lesson quotes a PyTorch snippet in a markdown cell and stores what it
+printed as a literal in a code cell.  This test runs the quoted snippet with
+real PyTorch (CI installs it) and compares its output with that literal, and
+the literal with what the engine computes, so neither can drift.
+"""
+
+import ast
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from micrograd import Value
+
+LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "04_autograd.ipynb"
+SNIPPET = re.compile(r"```python\n(import torch\n.*?)```", re.DOTALL)
+
+
+def _cells(kind):
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == kind]
+
+
+def quoted_snippet():
+    found = [m.group(1) for text in _cells("markdown") for m in SNIPPET.finditer(text)]
+    assert len(found) == 1, "lesson 4 should quote exactly one PyTorch snippet"
+    return found[0]
+
+
+def stored_figures():
+    found = [text for text in _cells("code") if text.startswith("pytorch = ")]
+    assert len(found) == 1, "lesson 4 should store PyTorch's figures in one `pytorch = {...}` cell"
+    return ast.literal_eval(found[0].split("=", 1)[1].strip())
+
+
+def test_the_stored_figures_are_what_the_quoted_snippet_prints():
+    pytest.importorskip("torch")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(quoted_snippet(), "lesson 4's PyTorch snippet", "exec"), {})
+    figures = ast.literal_eval(printed.getvalue().strip())
+    stored = stored_figures()
+    assert stored.keys() == figures.keys()
+    for name in figures:
+        assert stored[name] == pytest.approx(figures[name], rel=1e-15, abs=1e-15), name
+
+
+def test_the_engine_agrees_with_the_stored_figures():
+    x1, x2, w1, w2 = Value(2.0), Value(0.0), Value(-3.0), Value(1.0)
+    b = Value(6.8813735870195432)
+    n = x1 * w1 + x2 * w2 + b
+    o = n.tanh()
+    o.backward()
+    ours = {"o": o.data, "n": n.grad, "x1": x1.grad, "w1": w1.grad, "x2": x2.grad, "w2": w2.grad, "b": b.grad}
+    stored = stored_figures()
+    assert stored.keys() == ours.keys()
+    for name in ours:
+        assert stored[name] == pytest.approx(ours[name], abs=1e-12), name
+    assert round(stored["o"], 4) == 0.7071
