@@ -68,5 +68,8 @@ def graph_html(drawing):
         svg = drawing.svg()
     except graphviz.ExecutableNotFound as error:
         return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'
-    # An HTML widget wants the <svg> element itself, not an XML document.
-    return '<div class="micrograd-graph" style="overflow:auto">' + svg[svg.index("<svg") :] + "</div>"
+    # An HTML widget wants the <svg> element itself, not an XML document; a
+    # graph wider than the output area shrinks to fit instead of being cut off.
+    svg = svg[svg.index("<svg") :].replace("<svg", '<svg style="max-width:100%;height:auto"', 1)
+    return f'<div class="micrograd-graph">{svg}</div>'
+

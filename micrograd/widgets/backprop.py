@@ -143,7 +143,7 @@ class BackpropStepper(Controller):
         for child, local, upstream, before, after in self.updates:
             rows.append(
                 "<tr>"
-                f"<td><code>{html.escape(name[child])}.grad += {fmt(local)} × {fmt(upstream)}</code></td>"
+                f"<td style='padding-right:1.5em'><code>{html.escape(name[child])}.grad += {fmt(local)} × {fmt(upstream)}</code></td>"
                 f"<td><code>{fmt(before)} → {fmt(after)}</code></td>"
                 "</tr>"
             )
@@ -156,7 +156,7 @@ class BackpropStepper(Controller):
         tail = ""
         if self.done:
             tail = message_html(f"Done: every gradient now equals what {root}.backward() gives.")
-        return f"<div>{head}</div><table>{''.join(rows)}</table>{tail}"
+        return f"<div>{head}</div><table style='line-height:1.5'>{''.join(rows)}</table>{tail}"
 
     def summary(self):
         return f"BackpropStepper: {len(self.nodes)} nodes, step {self.position} of {len(self.schedule)}"

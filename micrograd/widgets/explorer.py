@@ -122,13 +122,13 @@ class ExpressionExplorer(Controller):
         if self.error is not None:
             return message_html(f"At these inputs the expression cannot be computed: {self.error}", kind="error")
         rows = "".join(
-            f"<tr><td><code>∂out/∂{html.escape(name)}</code></td><td><code>{fmt(self.gradients[name])}</code></td>"
+            f"<tr><td style='padding-right:1.5em'><code>∂out/∂{html.escape(name)}</code></td><td><code>{fmt(self.gradients[name])}</code></td>"
             f"<td><code>{'–' if self.slopes[name] is None else fmt(self.slopes[name])}</code></td></tr>"
             for name in self.names
         )
         return (
             f"<div>out = <b class='micrograd-output'>{fmt(self.output.data)}</b></div>"
-            "<table><tr><th></th><th>backward()</th><th>nudge the input</th></tr>"
+            "<table style='line-height:1.5'><tr><th></th><th style='padding-right:1.5em'>backward()</th><th>nudge the input</th></tr>"
             f"{rows}</table>"
         )
 
