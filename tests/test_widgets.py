@@ -6,6 +6,7 @@ browser would, without a kernel; tests/test_browser.py checks the real thing.
 
 import random
 import re
+import warnings
 
 import pytest
 
@@ -13,7 +14,7 @@ from micrograd import MLP, Value
 from micrograd.losses import hinge, l2, mse
 from micrograd.optim import SGD, Adam, linear_decay
 from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
-from micrograd.widgets.plots import grid_classes, grid_outputs
+from micrograd.widgets.plots import class_margins, grid_outputs
 from micrograd.metrics import predicted_class
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -542,8 +543,21 @@ def test_grid_evaluation_matches_the_model(activation, outputs):
         out = model(point)
         expected = [o.data for o in out] if outputs > 1 else [out.data]
         assert list(row if outputs > 1 else [row]) == pytest.approx(expected, rel=1e-12, abs=1e-12)
-    classes = grid_classes(fast)
-    assert [int(c) for c in classes] == [predicted_class(model(p)) for p in points]
+    margins = class_margins(fast)
+    inside = [[k for k in range(len(margins)) if margins[k][i] > 0] for i in range(len(points))]
+    classes = [-1, 1] if outputs == 1 else list(range(outputs))
+    assert [[classes[k] for k in ks] for ks in inside] == [[predicted_class(model(p))] for p in points]
+
+
+def test_grid_evaluation_of_a_wild_model_colours_without_warnings():
+    model = MLP(2, [3, 1], rng=0)
+    for p in model.parameters():
+        p.data = 1e200 if p.data > 0 else -1e200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warnings would land in the notebook
+        outputs = grid_outputs(model, [[1e200, 1e200], [-1e200, 1e200], [0.0, 0.0]])
+        margins = class_margins(outputs)
+    assert margins.shape == (2, 3)
 
 
 def test_grid_evaluation_of_any_callable_model():

@@ -122,10 +122,10 @@ class BackpropStepper(Controller):
     def redraw(self):
         self.step_button.disabled = self.run_button.disabled = self.done
         self.back_button.disabled = self.reset_button.disabled = self.position == 0
-        self.panel.value = self._panel_html()
         node = self.current
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
         self.graph.value = graph_html(draw(self.root, highlight=highlight, **self.draw_options))
+        self.panel.value = self._panel_html()
 
     def _panel_html(self):
         name = self.names

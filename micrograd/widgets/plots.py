@@ -11,7 +11,7 @@ matplotlib_figure = require("matplotlib.figure")
 FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
 PIL_Image = require("PIL.Image")
 
-__all__ = ["grid_outputs", "grid_classes", "TrainingPlot"]
+__all__ = ["grid_outputs", "class_margins", "TrainingPlot"]
 
 
 def _sigmoid(z):
@@ -65,8 +65,11 @@ def grid_outputs(model, points):
         rows = [model([float(a) for a in p]) for p in points]
         return np.array([[_data(o) for o in r] if isinstance(r, (list, tuple)) else _data(r) for r in rows])
     out = points
-    for weights, biases, activation in layers:
-        out = activation(out @ weights.T + biases)
+    # Far from the data a wild model may overflow; those points are only
+    # coloured (inf keeps its sign), so numpy need not warn about them.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for weights, biases, activation in layers:
+            out = activation(out @ weights.T + biases)
     return out[:, 0] if out.shape[1] == 1 else out
 
 
@@ -74,11 +77,18 @@ def _data(x):
     return x.data if isinstance(x, Value) else float(x)
 
 
-def grid_classes(outputs):
-    """The class each output stands for, as ``metrics.predicted_class`` decides."""
+def class_margins(outputs):
+    """How far inside each class every point is: one row per class, > 0 inside.
+
+    The class with a positive margin is the one ``metrics.predicted_class``
+    picks.  One output ``s`` means classes -1 and +1 with margins ``-s`` and
+    ``s``; k outputs, class k's margin is its score minus the best other.
+    Contouring each margin at 0 draws the boundaries interpolated between
+    grid points, instead of following the grid's staircase.
+    """
     if outputs.ndim == 1:
-        return np.where(outputs > 0, 1, -1)
-    return np.argmax(outputs, axis=1)
+        return np.stack([-outputs, outputs])
+    return np.stack([outputs[:, k] - np.delete(outputs, k, axis=1).max(axis=1) for k in range(outputs.shape[1])])
 
 
 _COLOURS = ["#d7301f", "#2c7fb8", "#31a354", "#fe9929", "#756bb1", "#636363", "#e7298a", "#66a61e", "#a6761d", "#1b9e77"]
@@ -106,7 +116,7 @@ class TrainingPlot:
         self.loss_axes.set_xlabel("step")
         self.loss_axes.grid(True, alpha=0.3)
         (self.loss_line,) = self.loss_axes.plot([], [], color=_COLOURS[1], linewidth=1.5, markersize=3, animated=True)
-        self.regions = None
+        self.regions = []
         self.points = None
         if boundary:
             self._setup_boundary(axes[1], model, X, y, resolution)
@@ -153,7 +163,7 @@ class TrainingPlot:
             self.canvas.draw()  # everything except the animated artists
             self._background = self.canvas.copy_from_bbox(self.figure.bbox)
         self.canvas.restore_region(self._background)
-        for artist in (self.regions, self.points, self.loss_line):
+        for artist in [*self.regions, self.points, self.loss_line]:
             if artist is not None:
                 self.figure.draw_artist(artist)
         return rgba_png(self.canvas.buffer_rgba())
@@ -175,25 +185,22 @@ class TrainingPlot:
             self._background = None
 
     def _update_regions(self, model):
-        outputs = grid_outputs(model, self.grid_points)
-        if outputs.ndim == 1:
-            # Contour the score itself (clipped, so its sign and the zero
-            # crossing survive): the boundary is interpolated between grid
-            # points instead of following the grid's staircase.
-            values, levels = np.clip(outputs, -1.0, 1.0), [-1.5, 0.0, 1.5]
-        else:
-            values, levels = grid_classes(outputs), np.arange(-0.5, self.classes + 0.5)
-        if self.regions is not None:
-            self.regions.remove()
-        self.regions = self.boundary_axes.contourf(
-            self.grid_x,
-            self.grid_y,
-            values.reshape(self.grid_x.shape),
-            levels=levels,
-            colors=self.region_colours,
-            alpha=0.3,
-            animated=True,
-        )
+        margins = class_margins(grid_outputs(model, self.grid_points))
+        for region in self.regions:
+            region.remove()
+        # Clipped so that a huge score does not matter, only where it crosses 0.
+        self.regions = [
+            self.boundary_axes.contourf(
+                self.grid_x,
+                self.grid_y,
+                np.clip(margin, -1.0, 1.0).reshape(self.grid_x.shape),
+                levels=[0.0, 1.5],
+                colors=[colour],
+                alpha=0.3,
+                animated=True,
+            )
+            for margin, colour in zip(margins, self.region_colours)
+        ]
 
 
 def _round_up(steps):
