@@ -7,8 +7,9 @@ Each one runs top to bottom on a fresh kernel of this Python (the kernel
 `pytest --nbval --nbval-current-env` uses), in its own folder, and is written
 back in place.  The stored outputs are what strict nbval compares against,
 so the result is made reproducible: execution counts run 1, 2, 3, ..., no
-timing metadata is kept, and widget model ids (random in the kernel) are
-renumbered in order of appearance.
+timing metadata is kept, text printed to one stream is stored as one output
+however the kernel happened to split it, and widget model ids (random in the
+kernel) are renumbered in order of appearance.
 """
 
 import re
@@ -47,6 +48,25 @@ def _clear(nb):
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
+
+
+def _merge_streams(nb):
+    """Join adjacent stdout (or stderr) outputs: how the kernel chunks them depends on timing."""
+    for cell in nb.cells:
+        merged = []
+        for output in cell.get("outputs", []):
+            previous = merged[-1] if merged else None
+            if (
+                output.output_type == "stream"
+                and previous is not None
+                and previous.output_type == "stream"
+                and previous.name == output.name
+            ):
+                previous.text += output.text
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell.outputs = merged
 
 
 def _widget_model_ids(nb):
@@ -92,6 +112,7 @@ def execute(path):
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
+    _merge_streams(nb)
     nb = _renumber_widget_models(nb)
     nbformat.validate(nb)
     nbformat.write(nb, path)

@@ -37,6 +37,14 @@ def stale_notebook():
         new_code_cell("", execution_count=9, outputs=[new_output("stream", name="stdout", text="x\n")]),
         new_markdown_cell("prose"),
         new_code_cell("21 * 2"),
+        new_code_cell(
+            "import sys, time\n"
+            "for part in ('one', ' two', ' three'):\n"
+            "    sys.stdout.write(part)\n"
+            "    sys.stdout.flush()\n"
+            "    time.sleep(0.05)  # lets each part reach the notebook as its own message\n"
+            "print()"
+        ),
     ]
     nb.cells[0].metadata["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00.000000Z"}
     for n, cell in enumerate(nb.cells):
@@ -59,10 +67,11 @@ def test_reruns_on_a_fresh_kernel_with_reproducible_bytes(tmp_path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
-    assert [cell.execution_count for cell in code] == [1, 2, None, 3]
+    assert [cell.execution_count for cell in code] == [1, 2, None, 3, 4]
     assert code[0].outputs[0].text == "lesson-folder\n"  # runs in the notebook's own folder
     assert code[2].outputs == []
     assert code[3].outputs[0].data["text/plain"] == "42"
+    assert [(o.name, o.text) for o in code[4].outputs] == [("stdout", "one two three\n")]
     assert all("execution" not in cell.metadata for cell in nb.cells)
 
 
