@@ -28,7 +28,9 @@ import psutil
 import pytest
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
-CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -256,6 +258,17 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     button(backprop, "Back").click()
     expect(backprop.locator(".micrograd-current")).to_have_text("d")
     wait_for_highlight(page, backprop, "d")
+
+    # Explorer: moving the x slider (with the keyboard) changes the output.
+    output = explorer.locator(".micrograd-output")
+    start = output.inner_text()
+    handle = explorer.locator(".noUi-handle").first
+    handle.focus()
+    for _ in range(20):  # steps of 0.01: x goes from 0.5 to 0.7
+        handle.press("ArrowRight")
+    expect(explorer.locator(".widget-readout").first).to_have_text("0.700")
+    expect(output).not_to_have_text(start)
+    assert float(output.inner_text()) != float(start)
 
     expect(page.get_by_text("Error displaying widget")).to_have_count(0)
     training.scroll_into_view_if_needed()

@@ -649,6 +649,10 @@ def test_explorer_refuses_what_it_cannot_put_on_sliders():
         ExpressionExplorer(lambda a: 3.0)
     with pytest.raises(ValueError, match="finite"):
         ExpressionExplorer(lambda a: a, a=float("nan"))
+    with pytest.raises(ValueError, match="low < high"):
+        ExpressionExplorer(lambda a: a, limits=(2.0, -2.0))
+    with pytest.raises(ValueError, match="low < high"):
+        ExpressionExplorer(lambda a: a, limits=5.0)
     explorer = ExpressionExplorer(lambda a: a * a)
     with pytest.raises(TypeError, match="not an input"):
         explorer.set(z=1.0)

@@ -49,9 +49,12 @@ class ExpressionExplorer(Controller):
                 f"{', '.join(sorted(unknown))} {'is not an input' if len(unknown) == 1 else 'are not inputs'} "
                 f"of the function; its inputs are {', '.join(self.names)}"
             )
-        low, high = limits
-        if not low < high:
-            raise ValueError(f"limits must be (low, high) with low < high, got {limits!r}")
+        try:
+            low, high = (float(x) for x in limits)
+        except (TypeError, ValueError):
+            low = high = None
+        if low is None or not low < high or not step > 0:
+            raise ValueError(f"limits must be (low, high) with low < high and step positive, got limits={limits!r}, step={step!r}")
         self.show_graph = show_graph
         self.draw_options = dict(draw_options or {})
         self.output = None
