@@ -606,6 +606,7 @@ def test_moving_a_slider_updates_value_gradients_and_drawing():
     assert explorer.output.data == out.data != before[0]
     assert explorer.gradients["b"] == b.grad != before[1]["b"]
     assert explorer.graph.value != before[2] and "data 1.5000" in explorer.graph.value
+    assert ">out<" in explorer.graph.value  # the output is labelled as the panel names it
     assert explorer.panel.value != before[3]
 
 

@@ -103,6 +103,8 @@ class ExpressionExplorer(Controller):
             output = self.fn(*self.leaves.values())
             if not isinstance(output, Value):
                 raise TypeError(f"the function must return a Value, got {type(output).__name__}; build it from its inputs")
+            if not output.label:
+                output.label = "out"  # the panel's name for it; the Value is new on every update
             output.backward()
         except _EXPRESSION_ERRORS as error:
             self.output, self.gradients, self.slopes, self.error = None, {}, {}, str(error)
