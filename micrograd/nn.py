@@ -9,7 +9,7 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 
 import random as _random
 
-from .engine import Value, _dot, dot_inputs
+from .engine import Value, _dot, _input_data, dot_inputs
 
 __all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
 
@@ -56,8 +56,26 @@ def _inputs(x, n):
     return x
 
 
+def _joined_parameters(modules):
+    """The parameters of each module in turn, in one list."""
+    parameters = []
+    for module in modules:
+        parameters += module.parameters()  # list += list copies at C speed
+    return parameters
+
+
 class Module:
     """Anything with parameters: they can be listed and their grads zeroed."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Neuron, Layer and MLP zero their gradients without building the list
+        # that parameters() returns (a 784-input layer has tens of thousands of
+        # parameters).  A subclass that changes parameters() but not
+        # zero_grad() must not inherit that shortcut: it gets the version
+        # that asks parameters().
+        if "parameters" in vars(cls) and "zero_grad" not in vars(cls):
+            cls.zero_grad = Module.zero_grad
 
     def zero_grad(self):
         for p in self.parameters():
@@ -83,12 +101,22 @@ class Neuron(Module):
         return self.activation is not None
 
     def __call__(self, x):
-        return self.forward(_inputs(x, len(self.w)))
+        x = _inputs(x, len(self.w))
+        return self.forward(x, _input_data(x))
 
-    def forward(self, x):
-        """__call__ without the checks, for inputs a Layer has checked once."""
-        out = _dot(self.w, x, self.b)
+    def forward(self, x, x_data):
+        """__call__ without the checks, for inputs a Layer has checked once.
+
+        ``x_data`` is ``_input_data(x)``: the layer reads the numbers once for
+        all of its neurons.
+        """
+        out = _dot(self.w, x, x_data, self.b)
         return self._activate(out) if self._activate else out
+
+    def zero_grad(self):
+        for w in self.w:
+            w.grad = 0.0
+        self.b.grad = 0.0
 
     def parameters(self):
         return self.w + [self.b]
@@ -113,10 +141,15 @@ class Layer(Module):
     def outputs(self, x):
         """The neurons' outputs as a list, even when there is only one."""
         x = _inputs(x, len(self.neurons[0].w))
-        return [n.forward(x) for n in self.neurons]
+        x_data = _input_data(x)
+        return [n.forward(x, x_data) for n in self.neurons]
+
+    def zero_grad(self):
+        for neuron in self.neurons:
+            neuron.zero_grad()
 
     def parameters(self):
-        return [p for n in self.neurons for p in n.parameters()]
+        return _joined_parameters(self.neurons)
 
     def __repr__(self):
         return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
@@ -143,8 +176,12 @@ class MLP(Module):
             x = layer.outputs(x)
         return x[0] if len(x) == 1 else x
 
+    def zero_grad(self):
+        for layer in self.layers:
+            layer.zero_grad()
+
     def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
+        return _joined_parameters(self.layers)
 
     def __repr__(self):
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
