@@ -43,7 +43,7 @@ def table(sections):
     return "\n".join(lines[1:])
 
 
-def speed_plot(path, demo, mnist):
+def speed_plot(path, demo, mnist, steps):
     """Two bar charts on log scales: the demo's ms per step, MNIST-shaped samples/s.
 
     ``demo`` and ``mnist`` map a label to (value, colour, annotation).
@@ -55,7 +55,7 @@ def speed_plot(path, demo, mnist):
 
     figure, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     panels = [
-        (axes[0], demo, "Karpathy's demo loop: CPU ms per step (lower is better)"),
+        (axes[0], demo, f"Karpathy's demo loop, {steps} steps:\nCPU ms per step (lower is better)"),
         (axes[1], mnist, "MLP 784-30-10, one sample at a time:\nsamples per second (higher is better)"),
     ]
     for ax, bars, title in panels:

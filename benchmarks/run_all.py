@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
 
+DEFAULT_STEPS = 10  # micrograd 0.1.0 takes over a second a step
 SAME_LOSS = 1e-9  # the demo's losses must agree this closely at every step
 CHAIN = 1_000_000
 MNIST_SAMPLES = {"ours": 500, "ref": 3, "torch": 500}  # 0.1.0 takes about a second a sample
@@ -105,6 +106,13 @@ def measure(engines, steps):
     print("Digits", file=sys.stderr)
     m["digits"] = engines.run("ours", "digits.py")
     return m
+
+
+def without_paths(figures):
+    """The figures without the file each engine ran from (that was only a check)."""
+    if isinstance(figures, dict):
+        return {key: without_paths(value) for key, value in figures.items() if key != "micrograd"}
+    return figures
 
 
 def met(ok):
@@ -203,7 +211,7 @@ def sections(m, steps, torch):
     ]
 
 
-def plot(m, torch, path):
+def plot(m, steps, torch, path):
     blue, grey, orange, light = "#1f77b4", "#7f7f7f", "#ff7f0e", "#c7c7c7"
     ours_ms, ref_ms = mean_ms(m["demo"]["ours"]), mean_ms(m["demo"]["ref"])
     demo = {"micrograd 0.1.0": (ref_ms, grey, f"{ratio(ref_ms, ours_ms)} this project's time"),
@@ -216,13 +224,13 @@ def plot(m, torch, path):
         torch_ms = mean_ms(m["demo"]["torch"])
         demo["PyTorch float64"] = (torch_ms, orange, f"1/{ours_ms / torch_ms:.0f} of this project's time")
         mnist["PyTorch float64"] = (rates["torch"], orange, f"{ratio(rates['torch'], rates['ours'])} this project's rate")
-    speed_plot(path, demo, mnist)
+    speed_plot(path, demo, mnist, steps)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=10,
-                        help="steps of the demo loop for both engines (default 10; the demo runs 100)")
+    parser.add_argument("--steps", type=int, default=DEFAULT_STEPS,
+                        help=f"steps of the demo loop for both engines (default {DEFAULT_STEPS}; the demo runs 100)")
     args = parser.parse_args()
     if args.steps < 1:
         parser.error("--steps must be at least 1")
@@ -237,8 +245,8 @@ def main():
         versions += f", torch {torch_module.__version__} (one thread)"
     text = "\n".join([
         "micrograd benchmarks: CPU time, measured side by side in one run",
-        f"{versions}; {platform.machine()}, {os.cpu_count()} CPUs.  Reproduce: make bench "
-        f"(python benchmarks/run_all.py --steps {args.steps})",
+        f"{versions}; {platform.machine()}, {os.cpu_count()} CPUs.  Reproduce: "
+        f"python benchmarks/run_all.py --steps {args.steps}" + (" (make bench)" if args.steps == DEFAULT_STEPS else ""),
         "",
         table(sections(m, args.steps, torch)),
         "" if torch else "\nPyTorch is not installed: pip install torch==2.13.0 adds its column.",
@@ -246,8 +254,8 @@ def main():
     print(text)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "latest.txt").write_text(text.rstrip() + "\n")
-    (RESULTS / "latest.json").write_text(json.dumps(m, indent=1) + "\n")
-    plot(m, torch, RESULTS / "speed.png")
+    (RESULTS / "latest.json").write_text(json.dumps(without_paths(m), indent=1) + "\n")
+    plot(m, args.steps, torch, RESULTS / "speed.png")
     print(f"Saved {RESULTS / 'latest.txt'}, latest.json and speed.png", file=sys.stderr)
     if not loss_check(m["demo"])[0]:
         raise SystemExit("the two engines' demo losses differ: see the table")
