@@ -39,7 +39,13 @@ def _is_real(x):
 def _as_float(x, what="Value()"):
     """Return ``x`` as a finite float, or say clearly why it cannot be one."""
     if _is_real(x):
-        x = float(x)
+        try:
+            x = float(x)
+        except OverflowError:
+            raise OverflowError(
+                f"{what} got {_describe(x)}, which is too large for a float (about 1.8e308 at most); "
+                "rescale it"
+            ) from None
         if math.isfinite(x):
             return x
         raise ValueError(
@@ -228,7 +234,7 @@ class Value:
                 "clip the input (e.g. log(p + 1e-12)) or compute the log in a "
                 "stable way (log-softmax)"
             )
-        return _node(math.log(x), (self,), (1.0 / x,), "log")
+        return _node(math.log(x), (self,), (_derivative(1.0 / x, f"log at {x}"),), "log")
 
     def tanh(self):
         t = math.tanh(self.data)  # math.tanh saturates cleanly: tanh(1000) == 1.0
@@ -257,16 +263,20 @@ class Value:
     # happen to hold the same number are still two nodes.
 
     def __lt__(self, other):
-        return self.data < _compared(other, "<")
+        other = _compared(other)
+        return NotImplemented if other is None else self.data < other
 
     def __le__(self, other):
-        return self.data <= _compared(other, "<=")
+        other = _compared(other)
+        return NotImplemented if other is None else self.data <= other
 
     def __gt__(self, other):
-        return self.data > _compared(other, ">")
+        other = _compared(other)
+        return NotImplemented if other is None else self.data > other
 
     def __ge__(self, other):
-        return self.data >= _compared(other, ">=")
+        other = _compared(other)
+        return NotImplemented if other is None else self.data >= other
 
     # -- backpropagation -------------------------------------------------------
 
@@ -297,12 +307,23 @@ class Value:
         return f"Value(data={self.data}, grad={self.grad}{label})"
 
 
-def _compared(other, symbol):
+def _compared(other):
+    """The number to compare with (a float, so the result is a plain bool)."""
     if isinstance(other, Value):
         return other.data
     if isinstance(other, numbers.Real):
-        return other
-    raise TypeError(f"'{symbol}' compares a Value with a number or a Value, not {type(other).__name__}")
+        return float(other)
+    return None  # unsupported: Python then asks the other operand, or raises TypeError
+
+
+def _derivative(local, what):
+    """A local derivative, refused if it is infinite: backward would spread inf and nan."""
+    if not math.isfinite(local):
+        raise OverflowError(
+            f"the derivative of {what} overflows a float; keep the input "
+            "further from 0 (e.g. add a small epsilon)"
+        )
+    return local
 
 
 def _divide(a, b):
@@ -312,7 +333,8 @@ def _divide(a, b):
             "cannot be zero (e.g. add a small epsilon)"
         )
     out = a.data / b.data
-    return _node(out, (a, b), (1.0 / b.data, -out / b.data), "/")
+    what = f"{a.data} / {b.data} with respect to the divisor"
+    return _node(out, (a, b), (_derivative(1.0 / b.data, what), _derivative(-out / b.data, what)), "/")
 
 
 def _power(base, n):

@@ -160,6 +160,8 @@ class MLP(Module):
 
     def __init__(self, nin, nouts, activation="relu", output_activation=None, rng=None):
         _check_count("nin", nin)
+        if isinstance(nouts, int):
+            raise TypeError(f"nouts is the list of layer sizes, got the single number {nouts}; e.g. MLP({nin}, [{nouts}])")
         nouts = list(nouts)
         if not nouts:
             raise ValueError("nouts lists the layer sizes and needs at least one, e.g. MLP(3, [4, 4, 1])")

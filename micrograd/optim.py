@@ -1,8 +1,11 @@
 """Optimisers: turn the gradients backward() left on parameters into updates."""
 
 import math
+from operator import attrgetter
 
 from .engine import Value
+
+_data = attrgetter("data")
 
 __all__ = ["Optimizer", "SGD", "Adam", "linear_decay"]
 
@@ -56,12 +59,18 @@ class Optimizer:
     def step(self):
         self._update(self.learning_rate())
         self.steps += 1
+        # One sum is cheaper than a check per parameter, and any inf or nan makes it non-finite.
+        if not math.isfinite(sum(map(_data, self.parameters))):
+            self._report_divergence()
+
+    def _report_divergence(self):
         for i, p in enumerate(self.parameters):
             if not math.isfinite(p.data):
                 raise OverflowError(
                     f"after step {self.steps}, parameter {i} is {p.data}: training diverged; "
                     "lower the learning rate or check the loss for huge gradients"
                 )
+        # The parameters are finite, only their sum overflowed: nothing to report.
 
     def _update(self, lr):
         raise NotImplementedError
