@@ -55,10 +55,12 @@ def speed_plot(path, demo, mnist, steps):
 
     figure, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     panels = [
-        (axes[0], demo, f"Karpathy's demo loop, {steps} steps:\nCPU ms per step (lower is better)"),
-        (axes[1], mnist, "MLP 784-30-10, one sample at a time:\nsamples per second (higher is better)"),
+        (axes[0], demo, f"Karpathy's demo loop, {steps} steps:\nCPU ms per step (lower is better)",
+         "CPU milliseconds per step (log scale)"),
+        (axes[1], mnist, "MLP 784-30-10, one sample at a time:\nsamples per second (higher is better)",
+         "training samples per second (log scale)"),
     ]
-    for ax, bars, title in panels:
+    for ax, bars, title, xlabel in panels:
         labels = list(bars)
         values = [bars[label][0] for label in labels]
         ax.barh(labels, values, color=[bars[label][1] for label in labels])
@@ -66,6 +68,7 @@ def speed_plot(path, demo, mnist, steps):
         ax.set_xlim(min(values) / 3, max(values) * 30)
         ax.invert_yaxis()
         ax.set_title(title, fontsize=10)
+        ax.set_xlabel(xlabel, fontsize=9)
         for y, label in enumerate(labels):
             ax.annotate(bars[label][2], (values[y], y), xytext=(4, 0), textcoords="offset points",
                         va="center", fontsize=9)

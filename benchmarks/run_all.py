@@ -34,7 +34,7 @@ SAME_LOSS = 1e-9  # the demo's losses must agree this closely at every step
 CHAIN = 1_000_000
 MNIST_SAMPLES = {"ours": 500, "ref": 3, "torch": 500}  # 0.1.0 takes about a second a sample
 EPOCH = 60_000  # MNIST's training set
-CPP_SEED = 52  # samples/s: the C++ port's 3 epochs of 60 000 in 58 minutes (reported, not measured here)
+CPP_PORT = 52  # samples/s: the C++ port's 3 epochs of 60 000 in 58 minutes (reported, not measured here)
 
 TARGETS = {"demo": 30, "bytes": 0.25, "samples": 200, "accuracy": 0.95, "digits_seconds": 60}
 
@@ -188,8 +188,8 @@ def sections(m, steps, torch):
          duration(3 * EPOCH / rates["torch"]) if torch else DASH, ""),
         ("  with cross_entropy and optim.SGD", f"{tools:.0f}", "", "", ""),
         (f"{MNIST_SAMPLES['ours']} synthetic samples ({MNIST_SAMPLES['ref']} for 0.1.0), squared error on one-hot "
-         f"targets, plain SGD.  Target {TARGETS['samples']}/s, about 4x the C++ seed's {CPP_SEED}/s: "
-         f"{met(rates['ours'] >= TARGETS['samples'])} ({ratio(rates['ours'], CPP_SEED)} the seed).",),
+         f"targets, plain SGD.  Target {TARGETS['samples']}/s, about 4x the C++ port's {CPP_PORT}/s: "
+         f"{met(rates['ours'] >= TARGETS['samples'])} ({ratio(rates['ours'], CPP_PORT)} the port).",),
     ]
 
     digits = m["digits"]
@@ -218,8 +218,8 @@ def plot(m, steps, torch, path):
             "this project": (ours_ms, blue, f"{ours_ms:.1f} ms")}
     rates = {e: samples_per_second(f) for e, f in m["mnist"].items()}
     mnist = {"micrograd 0.1.0": (rates["ref"], grey, f"1/{rates['ours'] / rates['ref']:.0f} of this project's rate"),
-             "C++ seed (reported)": (CPP_SEED, light, f"{CPP_SEED}/s, batch 50"),
-             "this project": (rates["ours"], blue, f"{rates['ours']:.0f}/s, {ratio(rates['ours'], CPP_SEED)} the C++ seed")}
+             "C++ port (reported)": (CPP_PORT, light, f"{CPP_PORT}/s, batch 50"),
+             "this project": (rates["ours"], blue, f"{rates['ours']:.0f}/s, {ratio(rates['ours'], CPP_PORT)} the C++ port")}
     if torch:
         torch_ms = mean_ms(m["demo"]["torch"])
         demo["PyTorch float64"] = (torch_ms, orange, f"1/{ours_ms / torch_ms:.0f} of this project's time")
