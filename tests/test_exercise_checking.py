@@ -43,3 +43,13 @@ def test_close_rejects_non_numbers():
     assert not close("14", 14.0)
     assert not close(None, 14.0)
     assert not close([14.0], 14.0)
+
+
+def test_a_verdict_is_shown_once_in_a_notebook(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_cell("from micrograd.exercises.checking import checker, passed\n"
+                   "check = checker('Exercise')(lambda a: passed())\n"
+                   "check(1)")
+    assert capsys.readouterr().out.count("✓ Exercise") == 1

@@ -22,6 +22,9 @@ class Verdict:
     def passed(self):
         return self.status == "passed"
 
+    def _ipython_display_(self):
+        pass  # the checker has printed the verdict already; don't show it twice
+
     def __str__(self):
         mark = {"passed": "✓", "failed": "✗", "not attempted": "…"}[self.status]
         return f"{mark} {self.exercise}: {self.message}"
