@@ -143,7 +143,8 @@ def test_options_are_checked():
 
 def test_label_text_is_escaped_for_graphviz():
     assert html_text('say "hi" & <b>') == "say &quot;hi&quot; &amp; &lt;b&gt;"
-    assert html_text("{a|b} [c]") == "{a|b} [c]"  # only record labels treat these specially
+    assert html_text("{a|b} [c") == "{a|b} [c"  # only record labels treat these specially
+    assert html_text("]]") == "&#93;&#93;"  # dot rejects a label text made of "]" alone
     assert html_text("back\\slash \\N") == "back\\\\slash \\\\N"  # else Graphviz expands \N
     assert html_text("two\nlines") == "two<BR/>lines"
     assert html_text("it's") == "it&#39;s"
@@ -161,7 +162,7 @@ def test_a_hostile_label_lands_in_the_source_escaped():
     v = Value(1.0, label='"]; evil -> x [label="')
     source = draw_dot(v).source
     assert "evil -> x" not in [f"{a} -> {b}" for a, b, _ in edges(source)]
-    assert "&quot;]; evil -&gt; x [label=&quot;" in source
+    assert "&quot;&#93;; evil -&gt; x [label=&quot;" in source
 
 
 # -- numbers ------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Text as the drawings show it: numbers, and user text made safe for Graphviz.
 
-A label may hold any character.  Three things stand between it and the
+A label may hold any character.  Four things stand between it and the
 picture: Graphviz reads HTML-like labels as XML (so ``& < > "`` need entities
 and characters XML forbids must not appear), it expands escapes such as
-``\\N`` (the node's name) even there (so a backslash is doubled), and control
+``\\N`` (the node's name) even there (so a backslash is doubled), it rejects
+some texts made of ``]`` alone (so ``]`` is written as an entity), and control
 characters other than a newline would vanish or break the SVG (so they are
 shown as visible symbols instead).
 """
@@ -17,6 +18,7 @@ _HTML_ENTITIES = {
     '"': "&quot;",
     "'": "&#39;",
     "\\": "\\\\",
+    "]": "&#93;",  # dot's label parser rejects a text that is only "]"s
 }
 
 

@@ -82,7 +82,7 @@ def _levels(root, order):
 def _formula(node, names):
     if not node.op:
         return ""
-    args = [names[child] for child in node.inputs]
+    args = [_operand(names[child]) for child in node.inputs]
     op = node.op
     if op in _INFIX and len(args) == 2:
         return f"= {args[0]} {op} {args[1]}"
@@ -91,6 +91,13 @@ def _formula(node, names):
     if op.startswith("**") and len(args) == 1:
         return f"= {args[0]}{op}"
     return f"= {op}({', '.join(args)})"
+
+
+def _operand(name):
+    """A name as an operand: bracketed if it looks like an expression itself."""
+    if any(ch in name for ch in " +-*/()=,"):
+        return f"({name})"
+    return name
 
 
 def _layout(rows, show_grad):
