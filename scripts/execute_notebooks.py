@@ -12,6 +12,7 @@ however the kernel happened to split it, and widget model ids (random in the
 kernel) are renumbered in order of appearance.
 """
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -118,8 +119,14 @@ def execute(path):
     nbformat.write(nb, path)
 
 
-def main(paths):
-    paths = paths or lesson_notebooks()
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", type=Path,
+                        help="notebooks to run (default: every notebook in notebooks/ and notebooks/solutions/)")
+    paths = parser.parse_args(argv).notebooks or lesson_notebooks()
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        parser.error(f"no such notebook: {', '.join(missing)}")
     if not paths:
         sys.exit(f"No notebooks found in {NOTEBOOKS}")
     for path in paths:
