@@ -1,0 +1,142 @@
+"""Checkers for lesson 8, real data: softmax cross-entropy and reading the results.
+
+Expected losses and gradients are computed here with ``math`` from the
+definition (softmax, then −log of the target's probability; the gradient is
+the probabilities minus one at the target), never with the package's own
+loss functions, so an answer is held against an independent derivation.
+"""
+
+import math
+import numbers
+import random
+
+from ..engine import Value
+from .checking import checker, close, failed, passed
+
+__all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
+
+# The lecture's softmax exercise, and two more cases that catch an answer
+# that only works for the last class or for these particular numbers.
+_CASES = (
+    ([0.0, 3.0, -2.0, 1.0], 3),
+    ([2.0, -1.0, 0.5], 0),
+    ([-0.5, 1.5, 0.25, -2.0, 0.75], 2),
+)
+
+
+def _softmax(logits):
+    top = max(logits)
+    exps = [math.exp(z - top) for z in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+@checker("Exercise 1: the loss of a model that knows nothing")
+def uninformed_loss(answer):
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return failed(f"your answer is {answer!r} ({type(answer).__name__}); the answer is one number")
+    expected = -math.log(1 / 10)
+    if close(answer, expected, 1e-4):
+        return passed(f"−ln(1/10) = ln 10 ≈ {expected:.4f}: a fresh model should start near this")
+    if close(answer, 0.1, 1e-6):
+        return failed("0.1 is the probability the model gives the right digit; the loss is −log of that probability")
+    if close(answer, -expected, 1e-4):
+        return failed(f"{answer:g} has the wrong sign: log of a probability is negative, the loss is its negative")
+    if close(answer, math.log10(10), 1e-6) or close(answer, math.log2(10), 1e-4):
+        return failed(f"{answer:g} uses another base; cross-entropy uses the natural logarithm (math.log)")
+    return failed(f"{answer:g} is not it; hint: ten classes, all equally likely: what is p(right digit), and what is −log p?")
+
+
+def _run(cross_entropy, logits, target):
+    """(loss Value, the logit Values) from the learner's function, or a failure message."""
+    values = [Value(z) for z in logits]
+    loss = cross_entropy(values, target)
+    if isinstance(loss, numbers.Real):
+        return None, values, (
+            f"it returns a plain number ({loss!r}); build the loss from the Values with .exp() and .log() "
+            "so that backward() can reach the logits"
+        )
+    if not isinstance(loss, Value):
+        return None, values, f"it returns {type(loss).__name__}; return one Value, the loss"
+    loss.backward()
+    return loss, values, None
+
+
+@checker("Exercise 2: softmax cross-entropy from exp and log")
+def cross_entropy_by_hand(cross_entropy):
+    if not callable(cross_entropy):
+        return failed(f"pass the function itself, cross_entropy_by_hand, not {type(cross_entropy).__name__}")
+    for logits, target in _CASES:
+        probs = _softmax(logits)
+        expected = -math.log(probs[target])
+        loss, values, problem = _run(cross_entropy, logits, target)
+        if problem:
+            return failed(problem)
+        shown = f"for logits {logits} and target {target}"
+        if not close(loss.data, expected, 1e-6):
+            if close(loss.data, probs[target], 1e-6):
+                return failed(f"{shown} it gives {loss.data:.5f}, the target's probability; the loss is −log of it")
+            if close(loss.data, -expected, 1e-6):
+                return failed(f"{shown} it gives {loss.data:.5f}: the sign is flipped, the loss is −log p")
+            if any(close(loss.data, -math.log(p), 1e-6) for i, p in enumerate(probs) if i != target):
+                return failed(f"{shown} it gives {loss.data:.5f}; pick the probability at index target")
+            return failed(
+                f"{shown} the loss should be {expected:.5f}, yours is {loss.data:.5f}; "
+                "hint: p = exp(z_i) / Σ exp(z_j), loss = −log p[target]"
+            )
+        grads = [v.grad for v in values]
+        wanted = [p - (i == target) for i, p in enumerate(probs)]
+        if not all(close(g, w, 1e-6) for g, w in zip(grads, wanted)):
+            return failed(
+                f"{shown} the loss is right but the logits' gradients are {[round(g, 5) for g in grads]}, "
+                f"not {[round(w, 5) for w in wanted]}; hint: did a .data (a plain number) cut the graph somewhere?"
+            )
+    return passed("loss 2.1755 and gradient softmax − one-hot on the lecture's logits" + _stability_note(cross_entropy))
+
+
+def _stability_note(cross_entropy):
+    """A pointer for a correct answer that breaks on large logits, else a compliment."""
+    try:
+        loss, _, problem = _run(cross_entropy, [1000.0, 0.0], 1)
+        stable = problem is None and close(loss.data, 1000.0, 1e-9)
+    except (ArithmeticError, ValueError):
+        stable = False
+    if stable:
+        return ", and it stays exact for logits [1000, 0] too"
+    return (
+        "; one step further: with logits [1000, 0] and target 1 (loss 1000) yours fails, because exp "
+        "overflows or a probability rounds to 0: compute log Σ exp(z − max) − (z_target − max) instead"
+    )
+
+
+def _matrices():
+    rng = random.Random(8)
+    yield [[5, 1], [2, 7]]
+    yield [[3, 0, 1], [0, 4, 0], [2, 1, 9]]
+    for _ in range(3):
+        n = rng.randint(2, 6)
+        yield [[rng.randint(0, 9) + (20 if i == j else 0) for j in range(n)] for i in range(n)]
+
+
+@checker("Exercise 3: accuracy from a confusion matrix")
+def accuracy_from_confusion(accuracy):
+    if not callable(accuracy):
+        return failed(f"pass the function itself, accuracy_from_confusion, not {type(accuracy).__name__}")
+    for matrix in _matrices():
+        correct = sum(matrix[i][i] for i in range(len(matrix)))
+        total = sum(map(sum, matrix))
+        expected = correct / total
+        got = accuracy([row[:] for row in matrix])
+        if isinstance(got, bool) or not isinstance(got, numbers.Real):
+            return failed(f"for {matrix} it returns {got!r}; return one number, a fraction between 0 and 1")
+        if close(got, expected, 1e-9):
+            continue
+        if close(got, correct, 1e-9):
+            return failed(f"for {matrix} it returns {got:g}, the number right; divide by the number of samples")
+        if close(got, 100 * expected, 1e-9):
+            return failed(f"for {matrix} it returns {got:g}, a percentage; return a fraction between 0 and 1")
+        return failed(
+            f"for {matrix} it returns {got:g}, expected {expected:g}; hint: the right answers sit on the "
+            "diagonal (true class = predicted class), every sample is somewhere in the matrix"
+        )
+    return passed("the diagonal over the total")

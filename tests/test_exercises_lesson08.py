@@ -1,0 +1,142 @@
+"""Lesson 8's checkers: right answers pass, typical mistakes get a useful hint."""
+
+import math
+
+import pytest
+
+from micrograd.exercises import lesson08 as check
+from micrograd.exercises.checking import TODO
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys):
+    yield  # checkers print their verdict; the tests read the returned one
+
+
+# -- exercise 1: the loss of an uninformed model ---------------------------------
+
+
+def test_uninformed_loss_accepts_ln_10():
+    assert check.uninformed_loss(math.log(10)).passed
+    assert check.uninformed_loss(2.3026).passed
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (0.1, "probability"),
+        (-math.log(10), "wrong sign"),
+        (1.0, "natural logarithm"),
+        (10, "hint"),
+        ("2.3", "one number"),
+    ],
+)
+def test_uninformed_loss_rejects_typical_mistakes(answer, words):
+    verdict = check.uninformed_loss(answer)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_uninformed_loss_untouched():
+    assert check.uninformed_loss(TODO).status == "not attempted"
+
+
+# -- exercise 2: softmax cross-entropy by hand -----------------------------------
+
+
+def stable_cross_entropy(logits, target):
+    shift = max(z.data for z in logits)
+    return sum((z - shift).exp() for z in logits).log() - (logits[target] - shift)
+
+
+def naive_cross_entropy(logits, target):
+    exps = [z.exp() for z in logits]
+    return -(exps[target] / sum(exps)).log()
+
+
+def test_cross_entropy_accepts_a_stable_version_and_says_so():
+    verdict = check.cross_entropy_by_hand(stable_cross_entropy)
+    assert verdict.passed
+    assert "2.1755" in verdict.message and "stays exact" in verdict.message
+
+
+def test_cross_entropy_accepts_the_textbook_version_with_a_pointer():
+    verdict = check.cross_entropy_by_hand(naive_cross_entropy)
+    assert verdict.passed
+    assert "log Σ exp(z − max)" in verdict.message
+
+
+def _probability(logits, target):
+    exps = [z.exp() for z in logits]
+    return exps[target] / sum(exps)
+
+
+@pytest.mark.parametrize(
+    "wrong, words",
+    [
+        (_probability, "the target's probability"),
+        (lambda logits, target: _probability(logits, target).log(), "sign is flipped"),
+        (lambda logits, target: naive_cross_entropy(logits, 0), "index target"),
+        (lambda logits, target: naive_cross_entropy(logits, target).data, "plain number"),
+        # the sum as a plain number: the loss is right, the gradient is not
+        (
+            lambda logits, target: -(logits[target].exp() / sum(z.exp().data for z in logits)).log(),
+            "cut the graph",
+        ),
+        (lambda logits, target: naive_cross_entropy(logits, target) * 2, "hint"),
+        (lambda logits, target: [naive_cross_entropy(logits, target)], "return one Value"),
+    ],
+)
+def test_cross_entropy_rejects_typical_mistakes(wrong, words):
+    verdict = check.cross_entropy_by_hand(wrong)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_cross_entropy_catches_an_answer_that_only_fits_the_lecture_numbers():
+    def lecture_only(logits, target):
+        return naive_cross_entropy(logits, 3 if len(logits) == 4 else 0)
+
+    verdict = check.cross_entropy_by_hand(lecture_only)
+    assert verdict.status == "failed" and "[-0.5, 1.5, 0.25, -2.0, 0.75]" in verdict.message
+
+
+def test_cross_entropy_untouched_or_not_a_function():
+    def cross_entropy_by_hand(logits, target):
+        raise NotImplementedError
+
+    assert check.cross_entropy_by_hand(cross_entropy_by_hand).status == "not attempted"
+    assert check.cross_entropy_by_hand(TODO).status == "not attempted"
+    assert "pass the function itself" in check.cross_entropy_by_hand(2.1755).message
+
+
+# -- exercise 3: accuracy from a confusion matrix --------------------------------
+
+
+def test_accuracy_from_confusion_accepts_diagonal_over_total():
+    def accuracy(matrix):
+        return sum(matrix[i][i] for i in range(len(matrix))) / sum(map(sum, matrix))
+
+    assert check.accuracy_from_confusion(accuracy).passed
+
+
+@pytest.mark.parametrize(
+    "wrong, words",
+    [
+        (lambda m: sum(m[i][i] for i in range(len(m))), "the number right"),
+        (lambda m: 100 * sum(m[i][i] for i in range(len(m))) / sum(map(sum, m)), "percentage"),
+        (lambda m: m[0][0] / sum(m[0]), "diagonal"),  # one class's recall
+        (lambda m: f"{m[0][0]}", "one number"),
+    ],
+)
+def test_accuracy_from_confusion_rejects_typical_mistakes(wrong, words):
+    verdict = check.accuracy_from_confusion(wrong)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_accuracy_from_confusion_untouched():
+    def accuracy_from_confusion(matrix):
+        raise NotImplementedError
+
+    assert check.accuracy_from_confusion(accuracy_from_confusion).status == "not attempted"
