@@ -29,8 +29,8 @@ _LECTURE_GRAPH = textwrap.dedent(
 )
 
 
-def _run(code, **env):
-    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **env},
+def _run(code, cwd=None, **env):
+    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, cwd=cwd,
                           capture_output=True, text=True, check=True).stdout
 
 
@@ -40,7 +40,7 @@ def test_same_dot_text_in_every_process_whatever_the_hash_seed():
     assert "0x" not in sources.pop()  # no id()-derived names
 
 
-def test_without_dot_a_notebook_shows_install_advice_and_the_dot_text():
+def test_without_dot_a_notebook_shows_install_advice_and_the_dot_text(tmp_path):
     no_dot = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
                              if not os.path.exists(os.path.join(p, "dot")))
     code = textwrap.dedent(
@@ -60,7 +60,7 @@ def test_without_dot_a_notebook_shows_install_advice_and_the_dot_text():
         print(json.dumps({"bundle": bundle, "svg": drawing._repr_svg_(), "errors": errors}))
         """
     )
-    result = json.loads(_run(code, PATH=no_dot))
+    result = json.loads(_run(code, cwd=tmp_path, PATH=no_dot))
     text = result["bundle"]["text/plain"]
     assert "image/svg+xml" not in result["bundle"] and result["svg"] is None
     for command in ("apt-get install graphviz", "conda install -c conda-forge python-graphviz", "brew install graphviz"):
