@@ -1,0 +1,100 @@
+"""Checkers for lesson 7, a real classifier: one training step, and accuracy on new points.
+
+The training step is checked by running it side by side with a step built
+here from the package's own pieces, on two identical small models, and
+comparing every parameter afterwards.  Accuracy is counted here from the
+signs of the model's scores, not with ``micrograd.metrics``.
+"""
+
+import copy
+import numbers
+import random
+
+from .. import data, losses
+from ..engine import Value
+from ..nn import MLP
+from ..optim import SGD
+from .checking import checker, close, failed, passed
+
+__all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "L2_ALPHA"]
+
+L2_ALPHA = 1e-4  # the demo's weight decay
+NEW_MOONS_SEED = 7  # points the model never trained on
+
+
+def _reference_step(model, inputs, y, optimizer):
+    scores = [model(x) for x in inputs]
+    loss = losses.hinge(scores, y) + losses.l2(model.parameters(), L2_ALPHA)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return loss
+
+
+def _toy_problem():
+    """A small model and eight moons: two identical copies, stale gradients on both."""
+    X, y = data.moons(n_samples=8, seed=3)
+    model = MLP(2, [4, 1], rng=random.Random(11))
+    for i, p in enumerate(model.parameters()):
+        p.grad = 0.5 - 0.1 * (i % 7)  # left over from an earlier step: a right step clears them
+    inputs = [list(map(Value, row)) for row in X]
+    return model, copy.deepcopy(model), inputs, y
+
+
+@checker("Exercise 1: one training step")
+def training_step(step):
+    if not callable(step):
+        return failed(f"pass the function itself (check.training_step(training_step)), not {type(step).__name__}")
+    mine, theirs, inputs, y = _toy_problem()
+    before = [p.data for p in theirs.parameters()]
+    loss = step(theirs, inputs, y, SGD(theirs.parameters(), lr=0.5))
+    expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=0.5))
+    after = [p.data for p in theirs.parameters()]
+    if not isinstance(loss, Value):
+        return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
+    if all(a == b for a, b in zip(after, before)):
+        return failed("no parameter moved: after backward(), the optimiser's step() makes the update")
+    if not close(loss.data, expected.data, 1e-9):
+        l2_term = L2_ALPHA * sum(b * b for b in before)
+        if close(loss.data, expected.data - l2_term, 1e-9):
+            return failed("the loss lacks the weight-decay term: add losses.l2(model.parameters(), 1e-4) to the hinge loss")
+        return failed(f"its loss is {loss.data:.6g}, the scores' hinge loss plus the L2 term is {expected.data:.6g}; measure it before the update")
+    if all(close(a, b, 1e-9) for a, b in zip(after, (p.data for p in mine.parameters()))):
+        return passed("forward, loss, zero_grad, backward, step: the whole loop in five lines")
+    return failed(
+        "the loss is right but the parameters moved the wrong amount: are the old gradients cleared "
+        "(zero_grad) before backward(), and is backward() called before step()?"
+    )
+
+
+def _count_correct(model, X, y):
+    correct = 0
+    for row, label in zip(X, y):
+        score = model([Value(v) for v in row]).data
+        correct += (1 if score > 0 else -1) == label
+    return correct
+
+
+@checker("Exercise 2: accuracy on moons the model never saw")
+def new_moons_accuracy(model, answer):
+    if not hasattr(model, "parameters"):
+        return failed(f"pass the trained model first, then your answer: check.new_moons_accuracy(model, answer), not {type(model).__name__}")
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return failed(f"your answer is {answer!r} ({type(answer).__name__}); accuracy is one number, a fraction from 0 to 1")
+    X, y = data.moons(seed=NEW_MOONS_SEED)
+    correct = _count_correct(model, X, y)
+    expected = correct / len(X)
+    if close(answer, expected, 1e-9):
+        return passed(f"{correct} of {len(X)} new points land on the right side of the boundary")
+    if close(answer, correct, 1e-9) or close(answer, 100 * expected, 1e-9):
+        return failed(
+            f"{answer:g} is a count (or a percentage) of right answers; accuracy is the fraction of "
+            f"all {len(X)} points, between 0 and 1, as metrics.accuracy returns it"
+        )
+    trained_on = data.moons()
+    if close(answer, _count_correct(model, *trained_on) / len(trained_on[0]), 1e-9):
+        return failed(f"that is the accuracy on the training moons; use data.moons(seed={NEW_MOONS_SEED}), the points it never saw")
+    return failed(
+        f"{answer:g} is not the fraction of data.moons(seed={NEW_MOONS_SEED}) the model gets right; "
+        "score every point with the model and compare the sign with the label"
+    )
