@@ -1,59 +1,71 @@
-"""How long drawing takes: DOT text for graphs of growing size, then SVG from dot.
+"""How long micrograd.viz takes to draw and render graphs of growing size.
 
-Graphs of about 100, 1 000, 10 000 and 65 000 values, built like the lessons'
-(MLPs on batches of samples, inputs as Values, squared-error loss).  Drawing
-collapses what repeats down to the node budget, so Graphviz never sees more
-than a few hundred nodes; rendering is the real ``dot`` program.  Prints a
-table; asserts nothing.
+For each graph (the moons demo's loss at four sizes, the largest being the
+whole demo loss with micrograd 0.1.0's neurons, about 65 800 nodes) it prints:
 
-    python benchmarks/bench_viz.py
+- draw: building the DOT text with the default node budget (collapsing);
+- render: turning that text into SVG with Graphviz's ``dot``;
+- full DOT: building the DOT text of every node (``max_nodes=None``);
+- full render: rendering that, for the graphs small enough to be worth it.
+
+Times are the best of ``--repeat`` runs, measured side by side in one
+process; no figure here is checked by a test.
+
+    python benchmarks/bench_viz.py [--repeat 3]
 """
 
-import random
+import argparse
+import pathlib
+import sys
 import time
 
-from micrograd import MLP, Value
-from micrograd.engine import graph_size
-from micrograd.viz import draw_dot
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
 
-# (layer sizes, samples): chosen so the loss graphs hold about 100, 1k, 10k and 65k values.
-SIZES = [([3, 4, 1], 2), ([2, 8, 8, 1], 4), ([2, 16, 16, 1], 15), ([2, 16, 16, 1], 100)]
+from micrograd import graph_size  # noqa: E402
+from micrograd.viz import DEFAULT_MAX_NODES, draw_dot  # noqa: E402
+from viz_graphs import moons_loss  # noqa: E402
 
-
-def loss_graph(sizes, samples, rng):
-    model = MLP(sizes[0], sizes[1:], rng=rng)
-    batch = [[Value(rng.uniform(-1, 1)) for _ in range(sizes[0])] for _ in range(samples)]
-    # Each multiplication in a neuron as its own node, as micrograd 0.1.0 builds it.
-    loss = sum((_scalar_forward(model, x) - 1.0) ** 2 for x in batch)
-    loss.backward()
-    return loss, model
+GRAPHS = [
+    ("~100 nodes: 2 samples, MLP(2, [4, 1])", dict(n_samples=2, sizes=(4, 1))),
+    ("~1 000 nodes: 16 samples, MLP(2, [8, 8, 1])", dict(n_samples=16, sizes=(8, 8, 1))),
+    ("~10 000 nodes: 14 samples, 0.1.0 neurons", dict(n_samples=14, scalar_neurons=True)),
+    ("~65 000 nodes: the whole demo loss, 0.1.0 neurons", dict(n_samples=100, scalar_neurons=True)),
+]
+FULL_RENDER_LIMIT = 2000  # dot needs minutes on the bigger graphs drawn in full
 
 
-def _scalar_forward(model, x):
-    for layer in model.layers:
-        x = [_neuron(n, x) for n in layer.neurons]
-    return x[0]
-
-
-def _neuron(neuron, x):
-    act = sum((w * xi for w, xi in zip(neuron.w, x)), neuron.b)
-    return act.relu() if neuron.activation else act
+def best_of(repeat, action):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = action()
+        times.append(time.perf_counter() - start)
+    return min(times), result
 
 
 def main():
-    rng = random.Random(0)
-    print(f"{'values':>8} {'drawn nodes':>12} {'DOT text (s)':>13} {'SVG via dot (s)':>16}")
-    for sizes, samples in SIZES:
-        loss, model = loss_graph(sizes, samples, rng)
-        values, _ = graph_size(loss)
-        start = time.perf_counter()
-        drawing = draw_dot(loss, model=model)
-        drawing.source  # the DOT text is built here
-        drawn = time.perf_counter() - start
-        start = time.perf_counter()
-        drawing.pipe(format="svg")
-        rendered = time.perf_counter() - start
-        print(f"{values:>8,} {drawing.node_count:>12,} {drawn:>13.3f} {rendered:>16.3f}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is shown")
+    args = parser.parse_args()
+
+    print(f"default budget: max_nodes={DEFAULT_MAX_NODES}; times in seconds, best of {args.repeat}")
+    header = f"{'graph':52} {'values':>7} {'drawn':>6} {'draw':>7} {'render':>7} {'full DOT':>9} {'full render':>12}"
+    print(header)
+    print("-" * len(header))
+    for title, options in GRAPHS:
+        loss, model = moons_loss(**options)
+        values = graph_size(loss)[0]
+        draw_time, drawing = best_of(args.repeat, lambda: draw_dot(loss, model=model))
+        render_time, _ = best_of(args.repeat, drawing.svg)
+        full_time, full = best_of(args.repeat, lambda: draw_dot(loss, model=model, max_nodes=None))
+        if values <= FULL_RENDER_LIMIT:
+            full_render = f"{best_of(1, full.svg)[0]:12.3f}"
+        else:
+            full_render = f"{'(skipped)':>12}"
+        print(
+            f"{title:52} {values:7d} {drawing.node_count:6d} {draw_time:7.3f} {render_time:7.3f} "
+            f"{full_time:9.3f} {full_render}"
+        )
 
 
 if __name__ == "__main__":

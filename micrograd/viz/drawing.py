@@ -27,7 +27,7 @@ INSTALL_ADVICE = (
     "    apt-get install graphviz                      (Debian, Ubuntu)\n"
     "    conda install -c conda-forge python-graphviz  (conda)\n"
     "    brew install graphviz                         (macOS)\n"
-    "then restart the kernel. text_graph(root) prints the graph without Graphviz."
+    "then restart the kernel. Meanwhile micrograd.viz.text_graph(root) shows the graph as text."
 )
 
 # dot stamps its version into every SVG; leaving it out keeps stored
