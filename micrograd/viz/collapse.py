@@ -25,7 +25,7 @@ identity) are only used for lookups, never iterated to decide an order.
 import gc
 from collections import Counter
 
-from .graph import INTERMEDIATE, WEIGHTED_SUM
+from .graph import WEIGHTED_SUM
 
 VALUE = "value"  # one Value: a record, plus an op node if it has an op
 GROUP = "group"  # sibling Values of the same shape drawn as one box
@@ -145,13 +145,15 @@ def _fuse_chains(blocks, index):
         if block.kind != VALUE or block.op not in _CHAIN_OPS:
             continue
         inputs = []
+        changed = False
         for child in block.inputs:
             if child.op == block.op and child.inputs and _is_plain_intermediate(child, uses, root):
                 inputs.extend(child.inputs)
                 merged += 1
+                changed = True
             else:
                 inputs.append(child)
-        if len(inputs) != len(block.inputs):
+        if changed:
             block.inputs = inputs
             block.terms = len(inputs)
             block.local_grads = None
