@@ -3,6 +3,7 @@
 import hashlib
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -12,10 +13,10 @@ TESTS = pathlib.Path(__file__).parent
 REPO = TESTS.parent
 
 
-def run_python(code, **env_changes):
+def run_python(code, cwd=REPO, **env_changes):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)]), **env_changes}
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=300
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -83,7 +84,7 @@ INSTALL_COMMANDS = (
 
 
 def test_without_the_dot_program_notebooks_show_advice_and_dot_text(tmp_path):
-    out = run_python(WITHOUT_DOT, PATH=path_without_dot())
+    out = run_python(WITHOUT_DOT, cwd=tmp_path, PATH=path_without_dot())  # render() writes its DOT file there
     source = __import__("micrograd.viz", fromlist=["draw_dot"]).draw_dot(lecture_expression()).source
     plain = out[out.index("PLAIN") : out.index("HTML")]
     html = out[out.index("HTML") : out.index("ERROR")]
@@ -94,6 +95,11 @@ def test_without_the_dot_program_notebooks_show_advice_and_dot_text(tmp_path):
     assert source in plain  # the DOT text, to paste into any Graphviz viewer
     assert "Traceback" not in out
     assert "&lt;B&gt;L&lt;/B&gt;" in html  # DOT text escaped inside the HTML
+
+
+def test_dot_is_really_there_for_the_rendering_tests():
+    # CI installs Graphviz; the rendering tests must not quietly run without it.
+    assert shutil.which("dot"), "Graphviz's dot is not on PATH: apt-get install graphviz"
 
 
 def test_importing_micrograd_does_not_import_graphviz():
