@@ -3,8 +3,11 @@
 import pytest
 
 from micrograd import Value
+from micrograd.engine import graph_size
 from micrograd.exercises import lesson02 as check
 from micrograd.exercises.checking import TODO
+
+B = 6.8813735870195432
 
 
 @pytest.fixture(autouse=True)
@@ -12,54 +15,104 @@ def _quiet(capsys):
     yield  # checkers print their verdict; the tests read the returned one
 
 
-def _leaves(b=6.8813735870195432):
-    return (Value(2.0, label="x1"), Value(0.0, label="x2"), Value(-3.0, label="w1"),
-            Value(1.0, label="w2"), Value(b, label="b"))
-
-
-def _neuron(labelled=True, b=6.8813735870195432):
-    x1, x2, w1, w2, b = _leaves(b)
-    x1w1, x2w2 = x1 * w1, x2 * w2
-    s = x1w1 + x2w2
-    n = s + b
-    if labelled:
-        x1w1.label, x2w2.label, s.label, n.label = "x1w1", "x2w2", "x1w1 + x2w2", "n"
+def neuron(label_all=True, b=B, x2w2_op="*"):
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    bias = Value(b, label="b")
+    x1w1 = x1 * w1
+    x2w2 = x2 * w2 if x2w2_op == "*" else x2 + w2
+    total = x1w1 + x2w2
+    n = total + bias
+    if label_all:
+        x1w1.label, x2w2.label, total.label = "x1w1", "x2w2", "x1w1 + x2w2"
+    n.label = "n"
     return n
 
 
-def test_neuron_graph():
-    assert check.neuron_graph(_neuron()).passed
-    unlabelled = check.neuron_graph(_neuron(labelled=False))
-    assert unlabelled.status == "failed" and "label" in unlabelled.message
-    assert "b holds" in check.neuron_graph(_neuron(b=7.0)).message
-    assert "Value" in check.neuron_graph(0.8813735870195432).message
-    x1, x2, w1, w2, b = _leaves()
-    no_products = x1 + w1 + x2 + w2 + b
-    no_products.label = "n"
-    assert "products" in check.neuron_graph(no_products).message
+def test_neuron_graph_accepts_a_labelled_neuron():
+    verdict = check.neuron_graph(neuron())
+    assert verdict.passed and "0.8814" in verdict.message
+
+
+def test_neuron_graph_accepts_another_order_of_operands():
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    b = Value(B, label="b")
+    p1 = w1 * x1; p1.label = "p1"
+    p2 = w2 * x2; p2.label = "p2"
+    s = b + p1; s.label = "s"
+    n = s + p2; n.label = "n"
+    assert check.neuron_graph(n).passed
+
+
+@pytest.mark.parametrize(
+    "n, words",
+    [
+        (neuron(label_all=False), "label every node"),
+        (neuron(b=6.88), "b holds 6.88"),
+        (neuron(x2w2_op="+"), "x2*w2"),
+        (neuron() + Value(B, label="b2"), "is b added once"),
+        (0.8813735870195432, "build it from the Values"),
+        (Value(2.0, label="x1") * Value(-3.0, label="w1"), "no leaf labelled x2, w2, b"),
+    ],
+)
+def test_neuron_graph_rejects_typical_mistakes(n, words):
+    verdict = check.neuron_graph(n)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_neuron_graph_untouched_is_not_attempted():
     assert check.neuron_graph(TODO).status == "not attempted"
+
+
+def test_division_local_grads():
+    q = Value(6.0) / Value(3.0)
+    assert check.division_local_grads(q.local_grads).passed
+    assert check.division_local_grads([1 / 3, -2 / 3]).passed
 
 
 @pytest.mark.parametrize(
     "answer, words",
-    [((-2 / 3, 1 / 3), "swapped"), ((3.0, 6.0), "rule for a * b"), ((1 / 3, 2 / 3), "mind the sign"),
-     ((1 / 3, 0.0), "dq/da is right"), ((1.0, 1.0), "nudge a"), ("1/3, -2/3", "two numbers"), (1 / 3, "two numbers")],
+    [
+        ((-2 / 3, 1 / 3), "swapped"),
+        ((3.0, 6.0), "the rule for a * b"),
+        ((1 / 3, 2 / 3), "mind the sign"),
+        ((1 / 3, -1 / 9), "nudge b"),
+        ((2.0, 0.0), "not yet"),
+        (2.0, "give two numbers"),
+        ("1/3, -2/3", "give two numbers"),
+    ],
 )
-def test_division_local_grads_rejects_mistakes(answer, words):
+def test_division_local_grads_rejects_typical_mistakes(answer, words):
     verdict = check.division_local_grads(answer)
-    assert verdict.status == "failed" and words in verdict.message
+    assert verdict.status == "failed"
+    assert words in verdict.message
 
 
-def test_division_local_grads_accepts_the_derivatives():
-    assert check.division_local_grads((1 / 3, -6 / 9)).passed
+def test_division_local_grads_untouched_is_not_attempted():
     assert check.division_local_grads(TODO).status == "not attempted"
 
 
 def test_count_nodes_and_edges():
-    # a * a + a: the leaf a, the product, the sum; edges a->*, a->*, *->+, a->+.
-    assert check.count_nodes_and_edges(3, 4).passed
-    assert "too many" in check.count_nodes_and_edges(5, 4).message
-    assert "too few" in check.count_nodes_and_edges(2, 4).message
-    assert "each use is an edge" in check.count_nodes_and_edges(3, 3).message
-    assert "whole number" in check.count_nodes_and_edges(3.0, 4).message
-    assert check.count_nodes_and_edges(TODO, 4).status == "not attempted"
+    a = Value(2.0)
+    assert check.count_nodes_and_edges(*graph_size(a * a + a)).passed
+
+
+@pytest.mark.parametrize(
+    "nodes, edges, words",
+    [
+        (3, 3, "uses a twice"),  # a * a counted as one edge
+        (5, 4, "too many"),  # a counted once per use
+        (2, 4, "too few"),  # the leaf forgotten
+        (3.5, 4, "whole number"),
+    ],
+)
+def test_count_nodes_and_edges_rejects_typical_mistakes(nodes, edges, words):
+    verdict = check.count_nodes_and_edges(nodes, edges)
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_count_nodes_and_edges_untouched_is_not_attempted():
+    assert check.count_nodes_and_edges(TODO, TODO).status == "not attempted"
