@@ -9,13 +9,14 @@ the four standard files from a directory you supply.
 """
 
 import gzip
-import importlib
 import math
 import os
 import random
 import struct
 import zlib
 from typing import NamedTuple
+
+from .optional import require
 
 __all__ = [
     "Split",
@@ -39,18 +40,6 @@ class Split(NamedTuple):
     y_train: list
     X_test: list
     y_test: list
-
-
-def _require(module):
-    """Import an optional dependency, or say how to install it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(
-            f"this dataset needs scikit-learn (could not import {module!r}): "
-            "run `pip install scikit-learn`, or install micrograd with the data extra: "
-            "`pip install 'micrograd-lessons[data]'`"
-        ) from error
 
 
 def _check_int(name, value, minimum):
@@ -93,8 +82,8 @@ def moons(n_samples=100, noise=0.1, seed=1337):
     ):
         raise ValueError(f"noise must be a number >= 0 (a standard deviation), got {noise!r}")
     _check_int("seed", seed, 0)
-    datasets = _require("sklearn.datasets")
-    numpy = _require("numpy")
+    datasets = require("sklearn.datasets", "this dataset", "data")
+    numpy = require("numpy", "this dataset", "data")
     X, y = datasets.make_moons(
         n_samples=n_samples, noise=noise, random_state=numpy.random.RandomState(seed)
     )
@@ -115,7 +104,7 @@ def digits(test_fraction=0.25, seed=0):
     ):
         raise ValueError(f"test_fraction must be between 0 and 1 (exclusive), got {test_fraction!r}")
     _check_int("seed", seed, 0)
-    bunch = _require("sklearn.datasets").load_digits()
+    bunch = require("sklearn.datasets", "this dataset", "data").load_digits()
     images = (bunch.data / 16.0).tolist()  # the set's ink levels run 0..16
     labels = bunch.target.tolist()
 

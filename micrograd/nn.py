@@ -84,6 +84,16 @@ class Module:
     def parameters(self):
         return []
 
+    def named_parameters(self, prefix=""):
+        """(name, Value) for each parameter, in the order of parameters().
+
+        Names follow the indexing in code: ``L0.N3.w1`` is
+        ``model.layers[0].neurons[3].w[1]``.  A Module subclass that only
+        defines parameters() gets ``p0``, ``p1``, ...
+        """
+        for k, p in enumerate(self.parameters()):
+            yield f"{prefix}p{k}", p
+
 
 class Neuron(Module):
     """activation(w · x + b), with one weight per input."""
@@ -121,6 +131,11 @@ class Neuron(Module):
     def parameters(self):
         return self.w + [self.b]
 
+    def named_parameters(self, prefix=""):
+        for k, w in enumerate(self.w):
+            yield f"{prefix}w{k}", w
+        yield f"{prefix}b", self.b
+
     def __repr__(self):
         kind = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", None: "Linear"}[self.activation]
         return f"{kind}Neuron({len(self.w)})"
@@ -150,6 +165,10 @@ class Layer(Module):
 
     def parameters(self):
         return _joined_parameters(self.neurons)
+
+    def named_parameters(self, prefix=""):
+        for j, neuron in enumerate(self.neurons):
+            yield from neuron.named_parameters(f"{prefix}N{j}.")
 
     def __repr__(self):
         return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
@@ -184,6 +203,10 @@ class MLP(Module):
 
     def parameters(self):
         return _joined_parameters(self.layers)
+
+    def named_parameters(self, prefix=""):
+        for i, layer in enumerate(self.layers):
+            yield from layer.named_parameters(f"{prefix}L{i}.")
 
     def __repr__(self):
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"

@@ -28,6 +28,10 @@ def linear_decay(start, end, steps):
 class Optimizer:
     """Holds the parameters and the learning rate (a number or a schedule)."""
 
+    # Per-parameter lists a subclass keeps (momentum, moments): the part of
+    # its state that state_dict() copies besides the step count and lr.
+    buffers = ()
+
     def __init__(self, parameters, lr):
         self.parameters = list(parameters)
         if not self.parameters:
@@ -56,6 +60,38 @@ class Optimizer:
         for p in self.parameters:
             p.grad = 0.0
 
+    def state_dict(self):
+        """A copy of everything the optimiser has learnt: step count, lr, buffers.
+
+        ``load_state_dict()`` of it puts the optimiser back exactly there, so a
+        run can be restarted from the same point (as in PyTorch).  The
+        parameters themselves belong to the model and are not included.
+        """
+        state = {"steps": self.steps, "lr": self._lr}
+        for name in self.buffers:
+            state[name] = list(getattr(self, name))
+        return state
+
+    def load_state_dict(self, state):
+        """Restore what ``state_dict()`` returned (from an optimiser of the same kind)."""
+        expected = {"steps", "lr", *self.buffers}
+        if not isinstance(state, dict) or set(state) != expected:
+            got = sorted(state) if isinstance(state, dict) else type(state).__name__
+            raise ValueError(
+                f"{type(self).__name__}.load_state_dict takes the dict state_dict() returns, "
+                f"with keys {sorted(expected)}; got {got}"
+            )
+        for name in self.buffers:
+            if len(state[name]) != len(self.parameters):
+                raise ValueError(
+                    f"the state's {name!r} has {len(state[name])} entries but this optimiser has "
+                    f"{len(self.parameters)} parameters; load a state saved from the same model"
+                )
+        self.lr = state["lr"]
+        self.steps = state["steps"]
+        for name in self.buffers:
+            setattr(self, name, [float(x) for x in state[name]])
+
     def step(self):
         self._update(self.learning_rate())
         self.steps += 1
@@ -79,12 +115,14 @@ class Optimizer:
 class SGD(Optimizer):
     """p ← p − lr · grad, optionally with momentum."""
 
+    buffers = ("velocity",)
+
     def __init__(self, parameters, lr=0.1, momentum=0.0):
         super().__init__(parameters, lr)
         if not 0.0 <= momentum < 1.0:
             raise ValueError(f"momentum must be in [0, 1), got {momentum}")
         self.momentum = momentum
-        self._velocity = [0.0] * len(self.parameters)
+        self.velocity = [0.0] * len(self.parameters)
 
     def _update(self, lr):
         if not self.momentum:
@@ -92,12 +130,14 @@ class SGD(Optimizer):
                 p.data -= lr * p.grad
             return
         for i, p in enumerate(self.parameters):
-            self._velocity[i] = self.momentum * self._velocity[i] + p.grad
-            p.data -= lr * self._velocity[i]
+            self.velocity[i] = self.momentum * self.velocity[i] + p.grad
+            p.data -= lr * self.velocity[i]
 
 
 class Adam(Optimizer):
     """Adam: per-parameter steps scaled by running moments of the gradient."""
+
+    buffers = ("m", "v")
 
     def __init__(self, parameters, lr=0.01, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(parameters, lr)
@@ -107,8 +147,8 @@ class Adam(Optimizer):
         self.betas = (beta1, beta2)
         self.eps = eps
         self.weight_decay = weight_decay
-        self._m = [0.0] * len(self.parameters)
-        self._v = [0.0] * len(self.parameters)
+        self.m = [0.0] * len(self.parameters)
+        self.v = [0.0] * len(self.parameters)
 
     def _update(self, lr):
         beta1, beta2 = self.betas
@@ -118,8 +158,8 @@ class Adam(Optimizer):
         correction2 = 1.0 - beta2**t
         for i, p in enumerate(self.parameters):
             g = p.grad + self.weight_decay * p.data
-            self._m[i] = beta1 * self._m[i] + (1.0 - beta1) * g
-            self._v[i] = beta2 * self._v[i] + (1.0 - beta2) * g * g
-            m_hat = self._m[i] / correction1
-            v_hat = self._v[i] / correction2
+            self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g
+            self.v[i] = beta2 * self.v[i] + (1.0 - beta2) * g * g
+            m_hat = self.m[i] / correction1
+            v_hat = self.v[i] / correction2
             p.data -= lr * m_hat / (math.sqrt(v_hat) + self.eps)

@@ -231,3 +231,27 @@ def test_import_paths():
     assert top_mlp is nn_mlp is MLP
     assert (nn_layer, nn_neuron, nn_module) == (Layer, Neuron, Module)
     assert {"Value", "MLP", "Layer", "Neuron", "Module"} <= set(micrograd.__all__)
+
+
+def test_named_parameters_follow_the_indexing_in_code():
+    model = MLP(3, [4, 2], rng=0)
+    named = list(model.named_parameters())
+    assert [p for _, p in named] == model.parameters()
+    names = dict(named)
+    assert names["L0.N3.w1"] is model.layers[0].neurons[3].w[1]
+    assert names["L1.N1.b"] is model.layers[1].neurons[1].b
+    assert len(names) == len(named)  # no name given twice
+
+
+def test_named_parameters_of_a_module_that_only_lists_parameters():
+    from micrograd import Module, Value
+
+    class Pair(Module):
+        def __init__(self):
+            self.a, self.b = Value(1.0), Value(2.0)
+
+        def parameters(self):
+            return [self.a, self.b]
+
+    pair = Pair()
+    assert list(pair.named_parameters()) == [("p0", pair.a), ("p1", pair.b)]

@@ -80,3 +80,43 @@ def test_divergence_is_reported_not_hidden():
 def test_bad_optimiser_arguments(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("make", [lambda ps: SGD(ps, lr=0.1, momentum=0.9), lambda ps: Adam(ps, lr=0.05)])
+def test_state_dict_round_trip_restarts_training_exactly(make):
+    def run(optimizer, params, steps):
+        losses = []
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss = sum((p - 3.0) ** 2 for p in params)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.data)
+        return losses
+
+    params = [Value(0.5), Value(-1.0)]
+    optimizer = make(params)
+    run(optimizer, params, 3)
+    saved_state, saved_data = optimizer.state_dict(), [p.data for p in params]
+    later = run(optimizer, params, 4)
+    run(optimizer, params, 2)  # wander off, then come back
+    for p, x in zip(params, saved_data):
+        p.data = x
+    optimizer.load_state_dict(saved_state)
+    assert run(optimizer, params, 4) == later
+
+
+def test_state_dict_is_a_copy():
+    params = [Value(1.0)]
+    optimizer = Adam(params)
+    state = optimizer.state_dict()
+    state["m"][0] = 99.0
+    assert optimizer.m[0] == 0.0
+
+
+def test_load_state_dict_refuses_a_state_of_another_kind_or_size():
+    sgd = SGD([Value(1.0)], lr=0.1, momentum=0.5)
+    with pytest.raises(ValueError, match="keys"):
+        sgd.load_state_dict(Adam([Value(1.0)]).state_dict())
+    with pytest.raises(ValueError, match="same model"):
+        sgd.load_state_dict(SGD([Value(1.0), Value(2.0)], momentum=0.5).state_dict())

@@ -9,7 +9,6 @@ graph gives the same text in every process.
 from collections.abc import Mapping
 
 from ..engine import Value, topological_order
-from ..nn import MLP, Layer, Neuron
 
 INPUT = "input"
 PARAMETER = "parameter"
@@ -29,33 +28,12 @@ def check_root(root, caller):
         )
 
 
-def named_parameters(module, prefix=""):
-    """(name, Value) for each parameter of a Module, e.g. ``L0.N3.w1``.
-
-    Names follow the indexing in code: ``L0.N3.w1`` is
-    ``model.layers[0].neurons[3].w[1]``.
-    """
-    if isinstance(module, Neuron):
-        for k, w in enumerate(module.w):
-            yield f"{prefix}w{k}", w
-        yield f"{prefix}b", module.b
-    elif isinstance(module, Layer):
-        for j, neuron in enumerate(module.neurons):
-            yield from named_parameters(neuron, f"{prefix}N{j}.")
-    elif isinstance(module, MLP):
-        for i, layer in enumerate(module.layers):
-            yield from named_parameters(layer, f"{prefix}L{i}.")
-    else:
-        for k, p in enumerate(module.parameters()):
-            yield f"{prefix}p{k}", p
-
-
 def parameter_names(params):
     """{Value: name} from a Module, a {name: Value} mapping or an iterable of Values."""
     if params is None:
         return {}
-    if callable(getattr(params, "parameters", None)):
-        pairs = list(named_parameters(params))
+    if callable(getattr(params, "named_parameters", None)):
+        pairs = list(params.named_parameters())
     elif isinstance(params, Mapping):
         pairs = [(str(name), p) for name, p in params.items()]
     else:

@@ -1,21 +1,15 @@
 """What every widget controller shares: display, number format, SVG graphs."""
 
 import html
-import importlib
+
+from .. import optional
 
 __all__ = ["require", "Controller", "graph_html", "fmt", "message_html"]
 
 
 def require(module):
     """Import a third-party module the widgets need, or say how to get it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(
-            f"micrograd.widgets needs {module.split('.')[0]} (could not import {module!r}): "
-            "run `pip install ipywidgets matplotlib graphviz`, or install micrograd with "
-            "the widgets extra: `pip install 'micrograd-lessons[widgets]'`"
-        ) from error
+    return optional.require(module, "micrograd.widgets", "widgets")
 
 
 widgets = require("ipywidgets")

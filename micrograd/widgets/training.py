@@ -1,6 +1,5 @@
 """TrainingStepper: step a training loop and watch the loss and the boundary move."""
 
-import copy
 import numbers
 import random
 import time
@@ -85,7 +84,7 @@ class TrainingStepper(Controller):
         self.error = None
         # Everything reset() needs to start over exactly.
         self._initial_parameters = [p.data for p in self.parameters]
-        self._initial_optimizer = self._optimizer_state()
+        self._initial_optimizer = self.optimizer.state_dict()
         self._batches = random.Random(seed)
 
         dimension = len(self.X[0])
@@ -210,7 +209,7 @@ class TrainingStepper(Controller):
             p.data = value
             p.grad = 0.0
         lr = self.optimizer.lr
-        vars(self.optimizer).update(self._optimizer_state(self._initial_optimizer))
+        self.optimizer.load_state_dict(self._initial_optimizer)
         self.optimizer.lr = lr
         self._batches = random.Random(self.seed)
         self.history.clear()
@@ -266,17 +265,6 @@ class TrainingStepper(Controller):
         if self.loss_name in ("mse", "sum_of_squares"):
             return all(t in (1, -1) for t in self.y)
         return False
-
-    def _optimizer_state(self, state=None):
-        """A deep copy of the optimiser's attributes (or of ``state``).
-
-        The copy shares the parameters themselves, so restoring it brings
-        back the optimiser's own numbers (step count, momentum, Adam's
-        moments) for any Optimizer subclass without knowing its fields.
-        """
-        memo = {id(p): p for p in self.parameters}
-        memo[id(self.optimizer.parameters)] = self.optimizer.parameters
-        return copy.deepcopy(vars(self.optimizer) if state is None else state, memo)
 
 
 def _check_data(X, y):

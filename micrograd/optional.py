@@ -1,0 +1,26 @@
+"""Importing the third-party packages that only some parts of micrograd need.
+
+The engine and nn use the standard library alone; drawings, widgets and the
+datasets import what they need through ``require`` so that a missing package
+says which feature wanted it and how to install it.
+"""
+
+import importlib
+
+__all__ = ["require"]
+
+
+def require(module, feature, extra):
+    """Import ``module``, or raise ImportError saying how to get it.
+
+    ``feature`` names what needs it (``"micrograd.widgets"``), ``extra`` the
+    optional-dependency group of this package that installs it.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        package = {"sklearn": "scikit-learn", "PIL": "pillow"}.get(module.split(".")[0], module.split(".")[0])
+        raise ImportError(
+            f"{feature} needs {package} (could not import {module!r}): run `pip install {package}`, "
+            f"or install micrograd with the {extra} extra: `pip install 'micrograd-lessons[{extra}]'`"
+        ) from error
