@@ -5,16 +5,12 @@ use four hues that stay distinct for the common colour-vision deficiencies
 (blue, amber, near-white, green differ in lightness as well as hue).
 """
 
+from ..palette import ROLE_COLOURS
 from .graph import INPUT, INTERMEDIATE, OUTPUT, PARAMETER
 
 FONT = "Helvetica,Arial,sans-serif"
 
-ROLE_FILLS = {
-    INPUT: "#dbeafe",
-    PARAMETER: "#fde68a",
-    INTERMEDIATE: "#f8fafc",
-    OUTPUT: "#bbf7d0",
-}
+ROLE_FILLS = {role: ROLE_COLOURS[role] for role in (INPUT, PARAMETER, INTERMEDIATE, OUTPUT)}
 ROLE_NAMES = {
     INPUT: "input",
     PARAMETER: "parameter",

@@ -2,6 +2,7 @@
 
 import io
 
+from .. import palette
 from ..engine import Value
 from ..nn import MLP, Layer, Neuron
 from ._base import require
@@ -91,9 +92,6 @@ def class_margins(outputs):
     return np.stack([outputs[:, k] - np.delete(outputs, k, axis=1).max(axis=1) for k in range(outputs.shape[1])])
 
 
-_COLOURS = ["#d7301f", "#2c7fb8", "#31a354", "#fe9929", "#756bb1", "#636363", "#e7298a", "#66a61e", "#a6761d", "#1b9e77"]
-
-
 class TrainingPlot:
     """One figure: the loss per step, and (for 2-D inputs) the decision boundary.
 
@@ -115,7 +113,7 @@ class TrainingPlot:
         self.loss_axes.set_title("loss")
         self.loss_axes.set_xlabel("step")
         self.loss_axes.grid(True, alpha=0.3)
-        (self.loss_line,) = self.loss_axes.plot([], [], color=_COLOURS[1], linewidth=1.5, markersize=3, animated=True)
+        (self.loss_line,) = self.loss_axes.plot([], [], color=palette.CLASS_COLOURS[1], linewidth=1.5, markersize=3, animated=True)
         self.regions = []
         self.points = None
         if boundary:
@@ -140,11 +138,11 @@ class TrainingPlot:
         # One output: its sign is the class, and labels are ±1 (or 0/1);
         # k outputs: the class is the index of the largest, labels are 0..k-1.
         self.classes = 2 if outputs.ndim == 1 else outputs.shape[1]
-        colours = [_COLOURS[i % len(_COLOURS)] for i in range(self.classes)]
+        colours = [palette.class_colour(i) for i in range(self.classes)]
         if outputs.ndim == 1:
             point_colours = [colours[1] if label > 0 else colours[0] for label in y]
         else:
-            point_colours = [colours[int(label) % len(colours)] for label in y]
+            point_colours = palette.class_colours(y)
         self.points = axes.scatter(
             X[:, 0], X[:, 1], c=point_colours, s=18, edgecolors="black", linewidths=0.5, animated=True
         )

@@ -1,0 +1,109 @@
+"""The course's colours: one class has one colour in every plot, widget and drawing.
+
+    from micrograd.palette import CLASS_COLOURS, class_colour, class_colours
+
+    ax.scatter(xs, ys, c=class_colours(labels))          # ±1 or 0, 1, 2, ... labels
+    ax.contourf(gx, gy, z, levels=[-2, 0, 2], cmap=class_colormap(2, light=True))
+
+Class index ``i`` is ``CLASS_COLOURS[i]``; with ±1 labels, -1 is class 0
+(red) and +1 is class 1 (blue), so a binary problem looks the same whichever
+convention its labels use.  The hues are ColorBrewer's: red and blue differ
+in lightness as well as hue, so they stay apart for the common colour-vision
+deficiencies.  ``ROLE_COLOURS`` are the light fills the graph drawings give
+to inputs, parameters, intermediate values and the output.
+
+Needs nothing beyond the standard library; ``class_colormap`` imports
+matplotlib when called.
+"""
+
+from numbers import Integral, Real
+
+__all__ = [
+    "CLASS_COLOURS",
+    "ROLE_COLOURS",
+    "class_index",
+    "class_colour",
+    "class_colours",
+    "class_fill",
+    "class_colormap",
+]
+
+CLASS_COLOURS = (
+    "#d7301f",  # class 0, and -1 of ±1 labels: red
+    "#2c7fb8",  # class 1, and +1: blue
+    "#31a354",  # green
+    "#fe9929",  # orange
+    "#756bb1",  # purple
+    "#636363",  # grey
+    "#e7298a",  # pink
+    "#66a61e",  # olive
+    "#a6761d",  # brown
+    "#1b9e77",  # teal
+)
+
+# Light enough that black text stays readable on every one.
+ROLE_COLOURS = {
+    "input": "#dbeafe",
+    "parameter": "#fde68a",
+    "intermediate": "#f8fafc",
+    "output": "#bbf7d0",
+}
+
+# How much of a class colour a light fill (a decision region) keeps.
+_FILL_STRENGTH = 0.25
+
+
+def class_index(label):
+    """The class index of a label: -1 → 0, +1 → 1, and 0, 1, 2, ... as they are."""
+    if isinstance(label, bool) or not isinstance(label, Real):
+        raise TypeError(f"a class label is a number (-1, +1 or 0, 1, 2, ...), got {type(label).__name__}: {label!r}")
+    if label != int(label):
+        raise ValueError(f"a class label is a whole number (-1, +1 or 0, 1, 2, ...), got {label!r}")
+    index = int(label)
+    if index == -1:
+        return 0
+    if index < 0:
+        raise ValueError(f"a class label is -1, +1 or 0, 1, 2, ..., got {label!r}")
+    return index
+
+
+def class_colour(label):
+    """The hex colour of a class label (-1/+1, or 0, 1, 2, ...); past ten classes the colours repeat."""
+    return CLASS_COLOURS[class_index(label) % len(CLASS_COLOURS)]
+
+
+def class_colours(labels):
+    """``class_colour`` of each label, as a list (ready for ``scatter(c=...)``)."""
+    return [class_colour(_plain(label)) for label in labels]
+
+
+def class_fill(label):
+    """A light tint of a class's colour, for the region a classifier gives to that class."""
+    return _tint(class_colour(label), _FILL_STRENGTH)
+
+
+def class_colormap(classes=2, light=False):
+    """A matplotlib colormap with one colour per class, in class order.
+
+    With ``c=labels`` in ``scatter`` (or class values in ``contourf``),
+    matplotlib spreads the smallest to the largest label over the colours, so
+    ±1 labels and 0/1 labels both get ``CLASS_COLOURS[0]`` and ``[1]``.
+    ``light=True`` gives the tints of ``class_fill``.
+    """
+    if isinstance(classes, bool) or not isinstance(classes, Integral) or classes < 1:
+        raise ValueError(f"classes is how many classes the colormap has (a whole number ≥ 1), got {classes!r}")
+    from .optional import require
+
+    colors = require("matplotlib.colors", "micrograd.palette.class_colormap", "notebooks")
+    pick = class_fill if light else class_colour
+    return colors.ListedColormap([pick(i) for i in range(classes)], name=f"micrograd-classes-{classes}")
+
+
+def _plain(label):
+    # numpy scalars are Real but not int; .item() turns them into Python numbers.
+    return label.item() if hasattr(label, "item") and not isinstance(label, Real) else label
+
+
+def _tint(colour, strength):
+    channels = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 + (c - 255) * strength):02x}" for c in channels)
