@@ -1,15 +1,20 @@
+"""The verdict contract: what a checker returns, shows, and what grading reads."""
+
+import pytest
+
 from micrograd import Value
-from micrograd.exercises.checking import TODO, checker, close, failed, passed
+from micrograd.exercises import Verdict, exercise_titles
+from micrograd.exercises.checking import VERDICT_MIME, TODO, checker, close, failed, lesson_of, passed
 
 
-@checker("Exercise 1: the slope at 3")
+@checker("Exercise 1: the slope at 3", lesson="01")
 def check_slope(answer):
     if close(answer, 14.0):
         return passed("14, as the tangent shows")
     return failed(f"{answer} is not the slope; hint: nudge x by a small h")
 
 
-@checker("Exercise 2: write f")
+@checker("Exercise 2: write f", lesson="01")
 def check_function(f):
     return passed() if f(2) == 4 else failed("f(2) should be 4")
 
@@ -23,7 +28,39 @@ def test_right_wrong_and_untouched_answers(capsys):
     assert untouched.status == "not attempted"
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("✓ Exercise 1") and lines[2].startswith("✗ Exercise 1: the slope at 3: 13.0")
-    assert "not attempted yet" in lines[3]
+    assert lines[3].startswith("… Exercise 1") and "not attempted yet" in lines[3]
+
+
+def test_verdict_fields_and_dict():
+    verdict = Verdict("05", "Exercise 1: the neuron's graph", "failed", "x1 holds 3.0")
+    assert verdict.to_dict() == {
+        "lesson": "05",
+        "exercise": "Exercise 1: the neuron's graph",
+        "status": "failed",
+        "message": "x1 holds 3.0",
+    }
+    assert not verdict.passed
+
+
+def test_the_verdict_carries_its_lesson(capsys):
+    assert check_slope(14.0).lesson == "01"
+    from micrograd.exercises import lesson02
+
+    assert lesson02.count_nodes_and_edges(TODO, TODO).lesson == "02"
+    assert lesson_of("micrograd.exercises.lesson10") == "10"
+    assert lesson_of("tests.test_something") == ""
+
+
+def test_html_is_coloured_by_status_and_escaped():
+    good = Verdict("01", "Exercise <1>", "passed", "a & b").bundle()
+    bad = Verdict("01", "Exercise 1", "failed", "no").bundle()
+    todo = Verdict("01", "Exercise 1", "not attempted", "not attempted yet").bundle()
+    assert set(good) == {"text/plain", "text/html", VERDICT_MIME}
+    assert "Exercise &lt;1&gt;" in good["text/html"] and "a &amp; b" in good["text/html"]
+    colours = {b["text/html"].split("color:")[1].split(";")[0] for b in (good, bad, todo)}
+    assert len(colours) == 3
+    assert good["text/plain"] == "✓ Exercise <1>: a & b"
+    assert good[VERDICT_MIME]["status"] == "passed"
 
 
 def test_learner_code_that_raises_is_a_verdict_not_a_traceback(capsys):
@@ -45,17 +82,31 @@ def test_close_rejects_non_numbers():
     assert not close([14.0], 14.0)
 
 
+@pytest.mark.parametrize("lesson", [2, "02"])
+def test_exercise_titles_in_order(lesson):
+    titles = exercise_titles(lesson)
+    assert titles[0] == "Exercise 1: the neuron's graph"
+    assert len(titles) == len(set(titles)) >= 3
+
+
+def test_exercise_titles_of_a_lesson_without_exercises():
+    assert exercise_titles(0) == []
+
+
 def test_a_verdict_is_shown_once_in_a_notebook():
     import nbformat
     from nbclient import NotebookClient
 
     cell = nbformat.v4.new_code_cell(
         "from micrograd.exercises.checking import checker, passed\n"
-        "check = checker('Exercise')(lambda a: passed())\n"
+        "check = checker('Exercise 1: x', lesson='03')(lambda a: passed())\n"
         "check(1)"
     )
     notebook = nbformat.v4.new_notebook(cells=[cell])
     NotebookClient(notebook, kernel_name="python3").execute()
     outputs = notebook.cells[0].outputs
-    assert [o.output_type for o in outputs] == ["stream"]
-    assert outputs[0].text == "✓ Exercise: correct\n"
+    assert [o.output_type for o in outputs] == ["display_data"]
+    data = outputs[0].data
+    assert data["text/plain"] == "✓ Exercise 1: x: correct"
+    assert "#1b5e20" in data["text/html"]
+    assert data[VERDICT_MIME] == {"lesson": "03", "exercise": "Exercise 1: x", "status": "passed", "message": "correct"}
