@@ -116,3 +116,72 @@ def test_count_nodes_and_edges_rejects_typical_mistakes(nodes, edges, words):
 
 def test_count_nodes_and_edges_untouched_is_not_attempted():
     assert check.count_nodes_and_edges(TODO, TODO).status == "not attempted"
+
+
+# Build it yourself: the learner's MyValue ----------------------------------
+
+from build_stubs import VALUE_SOLUTION, VALUE_STUB, load  # noqa: E402
+
+
+def test_my_value_accepts_the_solution():
+    verdict = check.my_value(load(VALUE_SOLUTION))
+    assert verdict.passed and "L = -8.0" in verdict.message
+
+
+def test_my_value_accepts_a_list_of_inputs_and_another_repr():
+    cls = load(
+        VALUE_SOLUTION,
+        ("self._prev = tuple(_children)", "self._prev = list(_children)"),
+        ('return f"MyValue(data={self.data})"', 'return f"V({self.data}, {self.label!r})"'),
+    )
+    assert check.my_value(cls).passed
+
+
+def test_my_value_untouched_stub_is_not_attempted():
+    assert check.my_value(load(VALUE_STUB)).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("self._prev = tuple(_children)", "self._prev = set(_children)"), "_prev is a set"),
+        (("self._prev = tuple(_children)", "self._prev = ..."), "_prev is still ..."),
+        (("(self, other), \"*\")", "(other, self), \"*\")"), "a * b (a = 2, b = -3): _prev has the inputs the other way round"),
+        (("(self, other), \"+\")", "(self.data, other.data), \"+\")"), "keep the input Values themselves"),
+        (("self.data * other.data", "self.data + other.data"), "a * b (a = 2, b = -3) holds data -1.0, expected -6.0"),
+        (("(self, other), \"+\")", "(self, other), \"add\")"), "has _op 'add', expected '+'"),
+        (("return MyValue(self.data + other.data, (self, other), \"+\")", "MyValue(self.data + other.data, (self, other), \"+\")"), "returned None"),
+        (("return f\"MyValue(data={self.data})\"", "return object.__repr__(self)"), "show the data"),
+        (("self._op = _op", "self._op = _op or None"), "a leaf has _op None"),
+    ],
+)
+def test_my_value_names_what_is_wrong(swap, words):
+    verdict = check.my_value(load(VALUE_SOLUTION, swap))
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_my_value_mutating_the_inputs_is_caught():
+    cls = load(
+        VALUE_SOLUTION,
+        ('return MyValue(self.data * other.data, (self, other), "*")',
+         'self.data = self.data * other.data\n        return MyValue(self.data, (self, other), "*")'),
+    )
+    verdict = check.my_value(cls)
+    assert verdict.status == "failed"
+
+
+def test_my_value_partly_written_names_the_missing_piece():
+    cls = load(
+        VALUE_STUB,
+        ("self._prev = ...  #", "self._prev = tuple(_children)  #"),
+        ('self._op = ...  #', 'self._op = _op  #'),
+        ("# your code here: the same for \"*\"\n        raise NotImplementedError",
+         "return MyValue(self.data * other.data, (self, other), \"*\")"),
+    )
+    verdict = check.my_value(cls)
+    assert verdict.status == "failed" and "__add__ is not written yet" in verdict.message
+
+
+def test_my_value_wants_the_class():
+    assert check.my_value(load(VALUE_SOLUTION)(1.0)).status == "failed"

@@ -8,11 +8,126 @@ has no graph to backpropagate through.
 import numbers
 
 from ..engine import Value, topological_order
-from .checking import checker, close, failed, passed
+from .build import Unwritten, attempt, fmt, nodes_below
+from .checking import checker, close, failed, not_attempted, passed
 
-__all__ = ["neuron_graph", "division_local_grads", "count_nodes_and_edges"]
+__all__ = ["my_value", "neuron_graph", "division_local_grads", "count_nodes_and_edges"]
 
 _NEURON_LEAVES = {"x1": 2.0, "x2": 0.0, "w1": -3.0, "w2": 1.0, "b": 6.8813735870195432}
+
+
+# Build it yourself, part 1: a minimal Value --------------------------------
+
+
+def _inputs_problem(node, expected, text):
+    """What is wrong with node._prev for `text`, whose inputs should be `expected` (in order), or None."""
+    prev = getattr(node, "_prev", None)
+    if prev is ...:
+        return f"{text}: _prev is still ...; store the inputs: self._prev = tuple(_children)"
+    if isinstance(prev, (set, frozenset)):
+        return (
+            f"{text}: _prev is a set; keep a tuple, in order: a set loses the order of a - b, "
+            "and a * a would have one input instead of two"
+        )
+    if not isinstance(prev, (tuple, list)):
+        return f"{text}: _prev is {type(prev).__name__}; make it a tuple of the input Values"
+    if [id(p) for p in prev] == [id(e) for e in expected]:
+        return None
+    if len(prev) == len(expected) and [id(p) for p in prev] == [id(e) for e in reversed(expected)]:
+        return f"{text}: _prev has the inputs the other way round; keep them in operand order, (self, other)"
+    if any(not hasattr(p, "data") for p in prev):
+        return f"{text}: _prev holds {prev!r:.60}; keep the input Values themselves, not their numbers"
+    return f"{text}: _prev has {len(prev)} entries; it should hold the {len(expected)} inputs, (self, other)"
+
+
+def _node_problem(node, cls, text, data, op, inputs):
+    if node is None:
+        return f"{text} returned None; the operator must return the new {cls.__name__}"
+    if not isinstance(node, cls):
+        return f"{text} returned a {type(node).__name__}; return a new {cls.__name__} so it can be used again"
+    if not close(node.data, data, 1e-12):
+        return f"{text} holds data {fmt(node.data)}, expected {fmt(data)}"
+    if getattr(node, "_op", None) != op:
+        return f"{text} has _op {getattr(node, '_op', None)!r}, expected {op!r}"
+    return _inputs_problem(node, inputs, text)
+
+
+def _untouched(cls):
+    leaf = cls(2.0, label="a")
+    if getattr(leaf, "_prev", None) is not ... or getattr(leaf, "_op", None) is not ...:
+        return False
+    for method in ("__add__", "__mul__"):
+        try:
+            getattr(cls, method)(leaf, cls(1.0))
+            return False
+        except NotImplementedError:
+            pass
+        except Exception:
+            return False
+    return True
+
+
+@checker("Build it: your own Value")
+def my_value(cls):
+    if not isinstance(cls, type):
+        return failed(f"pass the class itself, check.my_value(MyValue), not {type(cls).__name__}")
+    if _untouched(cls):
+        return not_attempted("not attempted yet: fill in _prev, _op, __add__, __mul__ and __repr__, then run the cell again")
+    try:
+        return _check_value_class(cls)
+    except Unwritten as missing:
+        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+
+
+def _check_value_class(cls):
+    a, b = cls(2.0, label="a"), cls(-3.0, label="b")
+    c, f = cls(10.0, label="c"), cls(-2.0, label="f")
+    if a.data != 2.0 or a.label != "a":
+        return failed(f"MyValue(2.0, label='a') has data {a.data!r} and label {a.label!r}; keep both as given")
+    if getattr(a, "grad", None) != 0.0:
+        return failed("a new value should start with grad = 0.0")
+    if getattr(a, "_op", None) != "":
+        return failed(f"a leaf has _op {getattr(a, '_op', None)!r}; a value nobody computed has _op '' (the default)")
+    problem = _inputs_problem(a, (), "a leaf")
+    if problem:
+        return failed(problem)
+
+    # The lesson's expression, checked node by node against the package's own Value.
+    pa, pb, pc, pf = Value(2.0), Value(-3.0), Value(10.0), Value(-2.0)
+    e = attempt("__mul__", lambda: a * b)
+    problem = _node_problem(e, cls, "a * b (a = 2, b = -3)", (pa * pb).data, "*", (a, b))
+    if problem:
+        return failed(problem)
+    d = attempt("__add__", lambda: e + c)
+    problem = _node_problem(d, cls, "e + c (e = a * b = -6, c = 10)", (pa * pb + pc).data, "+", (e, c))
+    if problem:
+        return failed(problem)
+    L = d * f
+    problem = _node_problem(L, cls, "L = d * f", ((pa * pb + pc) * pf).data, "*", (d, f))
+    if problem:
+        return failed(problem)
+    if (a.data, b.data, c.data, f.data) != (2.0, -3.0, 10.0, -2.0):
+        return failed("an operation changed its inputs' data; compute a new value and leave the inputs alone")
+    leaves = {node.label for node in nodes_below(L, lambda n: n._prev) if not tuple(node._prev)}
+    if leaves != {"a", "b", "c", "f"}:
+        return failed(f"walking back from L through _prev reaches the leaves {sorted(leaves)}, expected a, b, c, f")
+
+    # A graph of the checker's own: a value used twice, other numbers.
+    x, y = cls(1.5, label="x"), cls(-0.5, label="y")
+    xx = x * x
+    problem = _node_problem(xx, cls, "x * x (x = 1.5)", 2.25, "*", (x, x))
+    if problem:
+        return failed(problem)
+    z = (x + y) * x + y
+    px, py = Value(1.5), Value(-0.5)
+    if not close(z.data, ((px + py) * px + py).data, 1e-12):
+        return failed(f"(x + y) * x + y at x = 1.5, y = -0.5 gives {fmt(z.data)}, expected {fmt(((px + py) * px + py).data)}")
+
+    text = attempt("__repr__", lambda: repr(cls(4.0, label="x")))
+    if not isinstance(text, str) or "4.0" not in text or "object at 0x" in text:
+        return failed(f"repr(MyValue(4.0)) is {text!r:.60}; show the data, e.g. MyValue(data=4.0)")
+    return passed("L = -8.0, built node by node with every input remembered in order; your Value makes graphs")
+
 
 
 def _product_of(node, first, second):

@@ -1,0 +1,60 @@
+"""Helpers the lessons use to open the package's own code next to the learner's.
+
+``show_source(Value.__add__)`` shows the current source of a function, method
+or class, read with ``inspect.getsource`` when the cell runs, so a lesson
+always quotes the code that is actually installed, never a copy.
+"""
+
+import inspect
+import textwrap
+
+__all__ = ["source_of", "show_source"]
+
+
+def _where(obj):
+    """'micrograd/engine.py · Value.__add__' for a package object."""
+    target = inspect.unwrap(getattr(obj, "fget", None) or obj)
+    module = inspect.getmodule(target)
+    name = getattr(target, "__qualname__", getattr(target, "__name__", "?"))
+    path = (module.__name__.replace(".", "/") + ".py") if module else "?"
+    return f"{path} · {name}"
+
+
+def source_of(obj):
+    """The source text of obj (a property shows its getter), without common indentation."""
+    target = getattr(obj, "fget", None) or obj
+    return textwrap.dedent(inspect.getsource(inspect.unwrap(target))).rstrip() + "\n"
+
+
+def _highlighted(text):
+    try:
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:  # pragma: no cover - pygments comes with IPython
+        import html
+
+        return f"<pre>{html.escape(text)}</pre>"
+    formatter = HtmlFormatter(noclasses=True, nobackground=True, style="default")
+    return highlight(text, PythonLexer(), formatter)
+
+
+def show_source(*objects):
+    """Show the package's source of each object, headed by where it lives."""
+    parts = [f"# {_where(obj)}\n{source_of(obj)}" for obj in objects]
+    text = "\n".join(parts)
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        get_ipython = None
+    if get_ipython is None or get_ipython() is None:
+        print(text, end="")
+        return
+    from IPython.display import display
+
+    html = (
+        '<div style="max-height:32em;overflow:auto;font-size:13px;border-left:3px solid #90a4ae;padding-left:6px">'
+        + _highlighted(text)
+        + "</div>"
+    )
+    display({"text/plain": text, "text/html": html}, raw=True)
