@@ -1,0 +1,64 @@
+"""Sphinx configuration of the course site: `make site` builds it into build/site.
+
+The pages are the lessons and their solutions exactly as stored in notebooks/
+(docs/build_site.py stages them beside this folder's pages): strict nbval has already proved that
+the stored outputs are what a fresh run gives, so nothing is executed here.
+
+Everything a page needs is bundled into the build, so the site works from a
+course server with no internet, or opened from disk: MathJax comes from the
+sphinx-mathjax-offline package, the theme ships its fonts and icons, and the
+ipywidgets scripts that myst-nb would take from a CDN are switched off (each
+widget shows its static picture instead; see _ext/static_widgets.py).
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
+
+project = "micrograd lessons"
+author = "the micrograd lessons authors"
+copyright = "the micrograd lessons authors"
+
+extensions = [
+    "myst_nb",
+    "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax, no CDN
+    "static_widgets",
+]
+
+root_doc = "index"
+exclude_patterns = [".doctrees"]
+
+# Notebooks are rendered from their stored outputs, never re-executed.
+nb_execution_mode = "off"
+# myst-nb would load require.js and @jupyter-widgets/html-manager from a CDN
+# for every notebook with widget state: no scripts, the static picture shows.
+nb_ipywidgets_js = {}
+# The checker's structured verdict (application/vnd.micrograd.verdict+json)
+# sits beside its text/html in the same bundle; the HTML is what is shown, so
+# the unknown JSON type is not worth a warning.
+suppress_warnings = ["mystnb.unknown_mime_type"]
+
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_heading_anchors = 3
+
+html_theme = "sphinx_book_theme"
+html_title = "micrograd lessons"
+html_static_path = ["_static"]
+html_css_files = ["course.css"]
+# A favicon of our own: without one the browser asks for /favicon.ico and gets a 404.
+html_favicon = "_static/favicon.svg"
+# The theme reads the light/dark mode from this; left empty, its script logs
+# "invalid theme mode" on a reader's first visit.
+html_context = {"default_mode": "auto"}
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "use_download_button": True,
+    "use_fullscreen_button": False,
+    "use_repository_button": False,
+    "launch_buttons": {},
+    "show_prev_next": True,
+}
+html_last_updated_fmt = None
+html_copy_source = False
