@@ -39,9 +39,47 @@ def _highlighted(text):
     return highlight(text, PythonLexer(), formatter)
 
 
+def _resolve(name):
+    """'Value._backward' or 'engine.topological_order' -> the object in the package, or None."""
+    import importlib
+
+    import micrograd
+
+    first, *rest = name.split(".")
+    obj = getattr(micrograd, first, None)
+    if obj is None:
+        try:
+            obj = importlib.import_module(f"micrograd.{first}")
+        except ImportError:
+            return None
+    for part in rest:
+        obj = inspect.getattr_static(obj, part, None) if isinstance(obj, type) else getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _part(obj):
+    name = obj if isinstance(obj, str) else None
+    if name is not None:
+        obj = _resolve(name)
+        if obj is None:
+            return f"# micrograd · {name}: not in this version of the package\n"
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    try:
+        return f"# {_where(obj)}\n{source_of(obj)}"
+    except (TypeError, OSError):
+        return f"# {name or repr(obj)}: no Python source to show\n"
+
+
 def show_source(*objects):
-    """Show the package's source of each object, headed by where it lives."""
-    parts = [f"# {_where(obj)}\n{source_of(obj)}" for obj in objects]
+    """Show the package's source of each object, headed by where it lives.
+
+    An object may be given as a name inside the package, "Value._backward",
+    so a lesson still runs if a private helper is renamed.
+    """
+    parts = [_part(obj) for obj in objects]
     text = "\n".join(parts)
     try:
         from IPython import get_ipython

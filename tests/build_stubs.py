@@ -53,3 +53,72 @@ def load(source, *swaps, name="MyValue"):
     namespace = {}
     exec(source, namespace)
     return namespace[name]
+
+
+STEP_STUB = '''
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._prev = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads  # one per input: how fast this value moves per unit of that input
+
+    def __add__(self, other):
+        local_grads = ...  # your code here: (d out/d self, d out/d other) for out = self + other
+        return MyValue(self.data + other.data, (self, other), "+", _local_grads=local_grads)
+
+    def __mul__(self, other):
+        local_grads = ...  # your code here: the same for out = self * other
+        return MyValue(self.data * other.data, (self, other), "*", _local_grads=local_grads)
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        local_grads = ...  # your code here: (d t/d self,), a tuple of one, written with t
+        return MyValue(t, (self,), "tanh", _local_grads=local_grads)
+
+    def _backward(self):
+        # your code here: the chain rule at this one node: each input's grad grows by its local derivative times self.grad
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
+'''
+
+STEP_SOLUTION = '''
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._prev = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads  # one per input: how fast this value moves per unit of that input
+
+    def __add__(self, other):
+        local_grads = (1.0, 1.0)
+        return MyValue(self.data + other.data, (self, other), "+", _local_grads=local_grads)
+
+    def __mul__(self, other):
+        local_grads = (other.data, self.data)
+        return MyValue(self.data * other.data, (self, other), "*", _local_grads=local_grads)
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        local_grads = (1 - t**2,)
+        return MyValue(t, (self,), "tanh", _local_grads=local_grads)
+
+    def _backward(self):
+        for child, local in zip(self._prev, self._local_grads):
+            child.grad += local * self.grad
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
+'''

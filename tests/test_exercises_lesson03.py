@@ -106,3 +106,98 @@ def test_tanh_local_grad_untouched_is_not_attempted():
         raise NotImplementedError
 
     assert check.tanh_local_grad(local_grad).status == "not attempted"
+
+
+# Build it yourself: local derivatives, _backward, and the walk by hand --------
+
+from build_stubs import STEP_SOLUTION, STEP_STUB, load  # noqa: E402
+
+
+def test_my_backward_step_accepts_the_solution():
+    assert check.my_backward_step(load(STEP_SOLUTION)).passed
+
+
+def test_my_backward_step_untouched_stub_is_not_attempted():
+    assert check.my_backward_step(load(STEP_STUB)).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("local_grads = (other.data, self.data)", "local_grads = (self.data, other.data)"),
+         "* (at a = 2, b = -3) records (2.0, -3.0), expected (-3.0, 2.0): the two are swapped"),
+        (("local_grads = (1.0, 1.0)", "local_grads = (self.data, other.data)"), "+ (at a = 2, b = -3) records"),
+        (("local_grads = (1.0, 1.0)", "local_grads = ..."), "+ (at a = 2, b = -3): its local_grads are still ..."),
+        (("local_grads = (1 - t**2,)", "local_grads = (1 - t,)"), "tanh (at n = 0.8814, t = 0.7071) records"),
+        (("local_grads = (1 - t**2,)", "local_grads = 1 - t**2"), "give a tuple with one number per input"),
+        (("child.grad += local * self.grad", "child.grad += local"),
+         "d.grad is still 0" if False else "the local derivative alone; multiply it by the node's own grad"),
+        (("child.grad += local * self.grad", "child.grad += local * self.data"), "expected"),
+        (("child.grad += local * self.grad", "pass"), "still 0"),
+        (("child.grad += local * self.grad", "child.grad += local * self.grad\n        self.grad = 0.0"),
+         "changed the node's own grad"),
+    ],
+)
+def test_my_backward_step_names_what_is_wrong(swap, words):
+    verdict = check.my_backward_step(load(STEP_SOLUTION, swap))
+    assert verdict.status == "failed"
+    assert words in verdict.message
+
+
+def test_my_backward_step_with_backward_unwritten():
+    cls = load(
+        STEP_STUB,
+        ("local_grads = ...  # your code here: (d out/d self, d out/d other) for out = self + other", "local_grads = (1.0, 1.0)"),
+        ("local_grads = ...  # your code here: the same for out = self * other", "local_grads = (other.data, self.data)"),
+        ("local_grads = ...  # your code here: (d t/d self,), a tuple of one, written with t", "local_grads = (1 - t**2,)"),
+    )
+    verdict = check.my_backward_step(cls)
+    assert verdict.status == "failed" and "_backward is not written yet" in verdict.message
+
+
+def lecture_graph(cls):
+    a, b = cls(2.0, label="a"), cls(-3.0, label="b")
+    c, f = cls(10.0, label="c"), cls(-2.0, label="f")
+    e = a * b; e.label = "e"
+    d = e + c; d.label = "d"
+    L = d * f; L.label = "L"
+    return L, d, e, a
+
+
+def test_walk_by_hand_accepts_the_reverse_order():
+    L, d, e, a = lecture_graph(load(STEP_SOLUTION))
+    verdict = check.walk_by_hand(L, [L, d, e])
+    assert verdict.passed and a.grad == 6.0 and "a 6.0" in verdict.message
+
+
+def test_walk_by_hand_untouched_is_not_attempted():
+    L, *_ = lecture_graph(load(STEP_STUB))
+    assert check.walk_by_hand(L, TODO).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "pick, words",
+    [
+        (lambda L, d, e: [e, d, L], "d comes before L, which uses it"),
+        (lambda L, d, e: [L, d], "e is missing from the walk"),
+        (lambda L, d, e: [L, d, d, e], "d is called twice"),
+        (lambda L, d, e: "L, d, e", "give a list of nodes"),
+    ],
+)
+def test_walk_by_hand_names_what_is_wrong(pick, words):
+    L, d, e, _ = lecture_graph(load(STEP_SOLUTION))
+    verdict = check.walk_by_hand(L, pick(L, d, e))
+    assert verdict.status == "failed" and words in verdict.message
+
+
+def test_walk_by_hand_with_a_wrong_class_points_at_the_class():
+    L, d, e, _ = lecture_graph(load(STEP_SOLUTION, ("local_grads = (other.data, self.data)", "local_grads = (self.data, other.data)")))
+    verdict = check.walk_by_hand(L, [L, d, e])
+    assert verdict.status == "failed" and "check your class" in verdict.message
+
+
+def test_walk_by_hand_with_backward_unwritten():
+    cls = load(STEP_STUB, ("local_grads = ...  # your code here: the same for out = self * other", "local_grads = (other.data, self.data)"))
+    L, d, e, _ = lecture_graph(cls)
+    verdict = check.walk_by_hand(L, [L, d, e])
+    assert verdict.status == "failed" and "write _backward" in verdict.message

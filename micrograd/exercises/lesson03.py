@@ -8,9 +8,10 @@ Each expected gradient is worked out here with the derivative rules
 import math
 import numbers
 
-from .checking import checker, close, failed, passed
+from .build import Unwritten, attempt, fmt, nodes_below
+from .checking import checker, close, failed, not_attempted, passed
 
-__all__ = ["sum_times_gradients", "step_downhill", "tanh_local_grad"]
+__all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
 
 
 def _number_problem(name, answer):
@@ -25,6 +26,193 @@ def _number_problem(name, answer):
 
 def _data(answer):
     return getattr(answer, "data", answer)
+
+
+# Build it yourself, part 2: local derivatives and one node's backward step ------
+
+
+def _rule(node):
+    """The local derivatives node should record, from the derivative rules."""
+    inputs = [p.data for p in node._prev]
+    if node._op == "+":
+        return (1.0, 1.0)
+    if node._op == "*":
+        return (inputs[1], inputs[0])
+    if node._op == "tanh":
+        return (1 - node.data**2,)
+    return None
+
+
+def _as_numbers(local_grads):
+    if isinstance(local_grads, (tuple, list)) and all(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in local_grads
+    ):
+        return tuple(float(x) for x in local_grads)
+    return None
+
+
+def _local_grads_problem(node, text, why):
+    got = getattr(node, "_local_grads", None)
+    want = _rule(node)
+    if got is ...:
+        return f"{text}: its local_grads are still ...; record them, {why}"
+    numbers_ = _as_numbers(got)
+    if numbers_ is None:
+        return f"{text} records local_grads = {got!r:.60}; give a tuple with one number per input, e.g. {want}"
+    if len(numbers_) != len(want):
+        return f"{text} records {len(numbers_)} local derivatives for {len(want)} input(s); give one per input, e.g. {want}"
+    if all(close(g, w, 1e-12) for g, w in zip(numbers_, want)):
+        return None
+    if len(want) == 2 and all(close(g, w, 1e-12) for g, w in zip(numbers_, reversed(want))):
+        return f"{text} records {numbers_}, expected {want}: the two are swapped; {why}"
+    return f"{text} records {numbers_}, expected {want}: {why}"
+
+
+def _step_untouched(cls):
+    a, b = cls(2.0), cls(-3.0)
+    try:
+        s, p, t = a + b, a * b, a.tanh()
+    except Exception:
+        return False
+    if any(getattr(n, "_local_grads", None) is not ... for n in (s, p, t)):
+        return False
+    try:
+        p._backward()
+    except NotImplementedError:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+@checker("Build it: local derivatives and one node's backward step")
+def my_backward_step(cls):
+    if not isinstance(cls, type):
+        return failed(f"pass the class itself, check.my_backward_step(MyValue), not {type(cls).__name__}")
+    if _step_untouched(cls):
+        return not_attempted("not attempted yet: fill in the three local_grads and _backward, then run the cell again")
+    try:
+        return _check_step(cls)
+    except Unwritten as missing:
+        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+
+
+def _check_step(cls):
+    a, b = cls(2.0, label="a"), cls(-3.0, label="b")
+    for node, text, why in (
+        (a + b, "+ (at a = 2, b = -3)", "a sum passes a nudge of either input through unchanged, so (1.0, 1.0)"),
+        (a * b, "* (at a = 2, b = -3)", "each factor's local derivative is the other factor's value, (b, a)"),
+        (a * a, "a * a (at a = 2)", "each factor's local derivative is the other factor's value"),
+        (cls(0.8813735870195432).tanh(), "tanh (at n = 0.8814, t = 0.7071)", "d tanh(n)/dn = 1 - t**2 with t = tanh(n)"),
+        (cls(-0.5).tanh(), "tanh (at n = -0.5)", "d tanh(n)/dn = 1 - t**2 with t = tanh(n)"),
+    ):
+        problem = _local_grads_problem(node, text, why)
+        if problem:
+            return failed(problem)
+
+    # One step at a time on the lesson's graph, each checked before the next.
+    c, f = cls(10.0, label="c"), cls(-2.0, label="f")
+    e = a * b
+    d = e + c
+    L = d * f
+    L.grad = 1.0
+    attempt("_backward", L._backward)
+    if not close(d.grad, -2.0, 1e-12) or not close(f.grad, 4.0, 1e-12):
+        return failed(_step_message("L = d * f", "L.grad = 1.0", {"d": (d.grad, -2.0, f.data), "f": (f.grad, 4.0, d.data)}, 1.0))
+    d._backward()
+    if not close(e.grad, -2.0, 1e-12) or not close(c.grad, -2.0, 1e-12):
+        return failed(_step_message("d = e + c", "d.grad = -2.0", {"e": (e.grad, -2.0, 1.0), "c": (c.grad, -2.0, 1.0)}, -2.0))
+    e._backward()
+    if not close(a.grad, 6.0, 1e-12) or not close(b.grad, -4.0, 1e-12):
+        return failed(_step_message("e = a * b", "e.grad = -2.0", {"a": (a.grad, 6.0, b.data), "b": (b.grad, -4.0, a.data)}, -2.0))
+    if L.grad != 1.0 or d.grad != -2.0:
+        return failed("_backward changed the node's own grad; it should only add to its inputs' grads")
+
+    # The tanh neuron, the lecture's numbers.
+    x1, x2, w1, w2 = cls(2.0), cls(0.0), cls(-3.0), cls(1.0)
+    bias = cls(6.8813735870195432)
+    x1w1, x2w2 = x1 * w1, x2 * w2
+    s = x1w1 + x2w2
+    n = s + bias
+    o = n.tanh()
+    o.grad = 1.0
+    for node in (o, n, s, x1w1, x2w2):
+        node._backward()
+    want = {"x1": (x1, -1.5), "w1": (w1, 1.0), "x2": (x2, 0.5), "w2": (w2, 0.0), "b": (bias, 0.5)}
+    wrong = [f"{name}.grad = {fmt(v.grad)} (expected {fmt(g)})" for name, (v, g) in want.items() if not close(v.grad, g, 1e-9)]
+    if wrong:
+        return failed("on the tanh neuron, called by hand from o back to the leaves: " + ", ".join(wrong))
+    return passed("each node records its local derivatives, and _backward passes local × grad to its inputs: "
+                  "the lecture's L and neuron come out right")
+
+
+def _step_message(node, seed, results, upstream):
+    for name, (got, want, local) in results.items():
+        if close(got, want, 1e-12):
+            continue
+        if close(got, local, 1e-12) and upstream != 1.0:
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, the local derivative "
+                    f"alone; multiply it by the node's own grad ({fmt(upstream)}): {fmt(local)} × {fmt(upstream)} = {fmt(want)}")
+        if close(got, 0.0, 1e-12):
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is still 0; _backward should add "
+                    f"local × grad to each input in self._prev")
+        return (f"after {node.split(' =')[0]}._backward() ({node}) with {seed}: {name}.grad is {fmt(got)}, expected "
+                f"{fmt(want)} = local derivative {fmt(local)} × {fmt(upstream)}")
+    return f"after {node.split(' =')[0]}._backward(): the inputs' grads are not right yet"
+
+
+@checker("Build it: backprop by hand with _backward()")
+def walk_by_hand(root, walk):
+    try:
+        nodes = nodes_below(root, lambda n: n._prev)
+    except AttributeError:
+        return failed("root should be the L you built from MyValues")
+    if isinstance(walk, (str, bytes)) or not hasattr(walk, "__iter__"):
+        return failed(f"walk is {walk!r:.40}; give a list of nodes, e.g. [L, d, e]")
+    walk = list(walk)
+    label = lambda n: getattr(n, "label", "") or repr(n)  # noqa: E731
+    known = {id(n) for n in nodes}
+    strangers = [w for w in walk if id(w) not in known]
+    if strangers:
+        return failed(f"{label(strangers[0])} is not a node of L's graph; list the nodes you built (L, d, e, ...)")
+    ops = [n for n in nodes if tuple(n._prev)]
+    missing = [n for n in ops if id(n) not in {id(w) for w in walk}]
+    if missing:
+        return failed(f"{label(missing[0])} is missing from the walk: every node made by an operation must pass its gradient on")
+    position = {}
+    for i, w in enumerate(walk):
+        if id(w) in position and tuple(w._prev):
+            return failed(f"{label(w)} is called twice: its inputs would receive its gradient twice")
+        position.setdefault(id(w), i)
+    for node in ops:
+        for child in node._prev:
+            if tuple(child._prev) and position[id(child)] < position[id(node)]:
+                return failed(
+                    f"{label(child)} comes before {label(node)}, which uses it: when {label(child)}._backward() runs, "
+                    f"its own grad is not complete yet. Start at the output and walk towards the inputs"
+                )
+    for n in nodes:
+        n.grad = 0.0
+    root.grad = 1.0
+    try:
+        for w in walk:
+            attempt("_backward", w._backward)
+    except Unwritten:
+        return failed("the walk can't run yet: write _backward in your MyValue class above first")
+    # The expected gradients, by the rules, in the same order.
+    expected = {id(n): 0.0 for n in nodes}
+    expected[id(root)] = 1.0
+    for w in walk:
+        for child, local in zip(w._prev, _rule(w) or ()):
+            expected[id(child)] += local * expected[id(w)]
+    wrong = [n for n in nodes if not close(n.grad, expected[id(n)], 1e-9)]
+    if wrong:
+        n = wrong[0]
+        return failed(f"the order is right, but {label(n)}.grad is {fmt(n.grad)}, expected {fmt(expected[id(n)])}: "
+                      "check your class with the cell above first")
+    leaves = ", ".join(f"{label(n)} {fmt(n.grad)}" for n in nodes if not tuple(n._prev))
+    return passed(f"output first, each node before its inputs: {leaves}")
+
 
 
 @checker("Exercise 1: the gradients of g = (x + y) * z")

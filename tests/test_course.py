@@ -1,0 +1,37 @@
+"""micrograd.course: lessons quote the package's current source."""
+
+from micrograd import Value
+from micrograd.course import show_source, source_of
+
+
+def test_source_of_a_method_is_its_current_text():
+    text = source_of(Value.__add__)
+    assert text.startswith("def __add__(self, other")
+    assert text.endswith("\n") and not text.startswith(" ")
+
+
+def test_show_source_prints_where_and_what_outside_ipython(capsys):
+    show_source(Value.__mul__, "Value.tanh")
+    out = capsys.readouterr().out
+    assert "# micrograd/engine.py · Value.__mul__\ndef __mul__" in out
+    assert "# micrograd/engine.py · Value.tanh\ndef tanh" in out
+
+
+def test_show_source_names_what_is_missing_instead_of_failing(capsys):
+    show_source("Value.no_such_method", "no_such_module.f")
+    out = capsys.readouterr().out
+    assert "Value.no_such_method: not in this version of the package" in out
+    assert "no_such_module.f: not in this version" in out
+
+
+def test_show_source_displays_highlighted_html_in_a_notebook():
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = nbformat.v4.new_code_cell("from micrograd import Value\nfrom micrograd.course import show_source\nshow_source(Value.__add__)")
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    NotebookClient(notebook, kernel_name="python3").execute()
+    (output,) = notebook.cells[0].outputs
+    assert output.output_type == "display_data"
+    assert output.data["text/plain"].startswith("# micrograd/engine.py · Value.__add__")
+    assert "<span" in output.data["text/html"]
