@@ -122,3 +122,64 @@ class MyValue:
     def __repr__(self):
         return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
 '''
+
+
+AUTOGRAD_STUB = '''
+def my_topological_order(root):
+    """Every node below root (root and leaves included) once, each after all of its inputs."""
+    # your code here
+    raise NotImplementedError
+
+
+def my_backward(root):
+    """Fill in .grad of every node below root: d root / d node."""
+    order = my_topological_order(root)
+    # your code here: seed the root's gradient, then pass each node's gradient to its inputs, root first
+    raise NotImplementedError
+'''
+
+AUTOGRAD_SOLUTION = '''
+def my_topological_order(root):
+    """Every node below root (root and leaves included) once, each after all of its inputs."""
+    order, visited = [], set()
+
+    def visit(node):
+        if node not in visited:
+            visited.add(node)
+            for child in node._prev:
+                visit(child)
+            order.append(node)
+
+    visit(root)
+    return order
+
+
+def my_backward(root):
+    """Fill in .grad of every node below root: d root / d node."""
+    order = my_topological_order(root)
+    root.grad = 1.0
+    for node in reversed(order):
+        for child, local in zip(node._prev, node._local_grads):
+            child.grad += local * node.grad
+'''
+
+AUTOGRAD_ITERATIVE = '''
+def my_topological_order(root):
+    order, visited, stack = [], set(), [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif node not in visited:
+            visited.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in node._prev)
+    return order
+
+
+def my_backward(root):
+    order = my_topological_order(root)
+    root.grad = 1.0
+    for node in reversed(order):
+        node._backward()
+'''

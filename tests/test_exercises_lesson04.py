@@ -112,3 +112,107 @@ def test_grad_after_three_backwards_rejects_wrong_predictions(answer, words):
 
 def test_grad_after_three_backwards_untouched_is_not_attempted():
     assert check.grad_after_three_backwards(TODO).status == "not attempted"
+
+
+# Build it yourself: topological order and backward() ------------------------
+
+from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, AUTOGRAD_STUB, load  # noqa: E402
+
+
+def functions(source, *swaps):
+    return load(source, *swaps, name="my_topological_order"), load(source, *swaps, name="my_backward")
+
+
+def test_topological_order_accepts_the_recursive_solution_with_a_note():
+    verdict = check.my_topological_order(functions(AUTOGRAD_SOLUTION)[0])
+    assert verdict.passed and "recursive" in verdict.message
+
+
+def test_topological_order_accepts_an_iterative_one_without_the_note():
+    verdict = check.my_topological_order(functions(AUTOGRAD_ITERATIVE)[0])
+    assert verdict.passed and "recursive" not in verdict.message
+
+
+def test_untouched_stubs_are_not_attempted():
+    topo, backward = functions(AUTOGRAD_STUB)
+    assert check.my_topological_order(topo).status == "not attempted"
+    assert check.my_backward(backward).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("        if node not in visited:\n            visited.add(node)\n            for child in node._prev:\n                visit(child)\n            order.append(node)",
+          "        for child in node._prev:\n            visit(child)\n        order.append(node)"),
+         "on b = a + a, a appears twice"),
+        (("            order.append(node)", "            order.insert(0, node)"), "the root L comes first"),
+        (("                visit(child)\n            order.append(node)", "                pass\n            order.append(node)"),
+         "a is missing"),
+        (("    return order", "    return [n.label for n in order]"), "not a node of the graph"),
+        (("    return order", "    return set(order)"), "returns set"),
+    ],
+)
+def test_topological_order_names_what_is_wrong(swap, words):
+    verdict = check.my_topological_order(functions(AUTOGRAD_SOLUTION, swap)[0])
+    assert verdict.status == "failed" and words in verdict.message
+
+
+def test_topological_order_catches_a_preorder():
+    source = AUTOGRAD_SOLUTION.replace(
+        "            visited.add(node)\n            for child in node._prev:\n                visit(child)\n            order.append(node)",
+        "            visited.add(node)\n            order.append(node)\n            for child in node._prev:\n                visit(child)",
+    )
+    topo = load(source, name="my_topological_order")
+    verdict = check.my_topological_order(topo)
+    assert verdict.status == "failed" and "comes first" in verdict.message
+
+
+def test_topological_order_catches_an_order_that_breaks_only_on_two_paths():
+    # Breadth-first from the root, reversed: right on chains and the diamond, wrong where
+    # x*y is reached by a short and a long path.
+    source = '''
+def my_topological_order(root):
+    order, seen, queue = [], {root}, [root]
+    while queue:
+        node = queue.pop(0)
+        order.append(node)
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order[::-1]
+'''
+    verdict = check.my_topological_order(load(source, name="my_topological_order"))
+    assert verdict.status == "failed" and "comes before its input" in verdict.message
+
+
+def test_backward_accepts_both_solutions():
+    assert check.my_backward(functions(AUTOGRAD_SOLUTION)[1]).passed
+    assert check.my_backward(functions(AUTOGRAD_ITERATIVE)[1]).passed
+
+
+def test_backward_that_overwrites_is_told_so_by_name():
+    _, backward = functions(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad = local * node.grad"))
+    verdict = check.my_backward(backward)
+    assert verdict.status == "failed"
+    assert "on b = a + a: a.grad is 3.0" not in verdict.message  # the numbers are the graph's own
+    assert "a.grad is 1.0, expected 2.0" in verdict.message
+    assert "sets each input's gradient instead of adding to it" in verdict.message
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("for node in reversed(order):", "for node in order:"), "Walk the topological order in reverse"),
+        (("    root.grad = 1.0\n", ""), "seed the root first"),
+        (("child.grad += local * node.grad", "child.grad += local"), "what the package's backward() gives"),
+    ],
+)
+def test_backward_names_what_is_wrong(swap, words):
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, swap)[1])
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_build_checkers_want_functions():
+    assert check.my_topological_order(3).status == "failed"
+    assert check.my_backward("backward").status == "failed"

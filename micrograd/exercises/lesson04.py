@@ -11,9 +11,200 @@ import numbers
 
 from ..engine import Value
 from ..gradcheck import central_difference
+from .build import fmt
 from .checking import checker, close, failed, passed
 
-__all__ = ["analytic_gradient", "sin_op", "grad_after_three_backwards"]
+__all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
+
+
+# Build it yourself, part 3: topological order and backward() -------------------
+
+
+class _Node:
+    """The checker's own nodes, with the interface of the lesson's MyValue."""
+
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data, self.grad, self.label = data, 0.0, label
+        self._prev, self._op, self._local_grads = tuple(_children), _op, tuple(_local_grads)
+
+    def __add__(self, other):
+        return _Node(self.data + other.data, (self, other), "+", _local_grads=(1.0, 1.0))
+
+    def __mul__(self, other):
+        return _Node(self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data))
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        return _Node(t, (self,), "tanh", _local_grads=(1 - t * t,))
+
+    def _backward(self):
+        for child, local in zip(self._prev, self._local_grads):
+            child.grad += local * self.grad
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g}, label={self.label!r})"
+
+
+def _named(node, label):
+    node.label = label
+    return node
+
+
+def _graphs(cls):
+    """(name, root, leaves) for each graph the checkers use, built with cls (the checker's nodes, or Value)."""
+    graphs = []
+    a, b, c, f = (cls(v, label=n) for v, n in ((2.0, "a"), (-3.0, "b"), (10.0, "c"), (-2.0, "f")))
+    e = _named(a * b, "e")
+    d = _named(e + c, "d")
+    graphs.append(("L = (a*b + c)*f", _named(d * f, "L"), (a, b, c, f)))
+    a = cls(3.0, label="a")
+    graphs.append(("b = a + a", _named(a + a, "b"), (a,)))
+    a, k1, k2 = cls(-2.0, label="a"), cls(3.0, label="k1"), cls(0.5, label="k2")
+    p, q = _named(a * k1, "p"), _named(a + k2, "q")
+    graphs.append(("the diamond out = (a*k1) * (a + k2)", _named(p * q, "out"), (a, k1, k2)))
+    x, y, z = cls(1.5, label="x"), cls(-1.0, label="y"), cls(0.5, label="z")
+    m = _named(x * y, "m")  # reached by two paths, one longer than the other
+    s = _named(m + z, "s")
+    t = _named(s.tanh(), "t")
+    graphs.append(("out = tanh(x*y + z) * (x*y), where x*y is reached by two paths", _named(t * m, "out"), (x, y, z)))
+    return graphs
+
+
+def _reference_order(root):
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif id(node) not in seen:
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node._prev))
+    return order
+
+
+def _name(node):
+    return getattr(node, "label", "") or repr(node)
+
+
+def _order_problem(order, root, graph):
+    if isinstance(order, (str, bytes)) or not isinstance(order, (list, tuple)):
+        return f"on {graph} it returns {type(order).__name__}; return a list of the nodes"
+    want = _reference_order(root)
+    known = {id(n) for n in want}
+    for item in order:
+        if id(item) not in known:
+            return f"on {graph} the order holds {item!r:.40}, which is not a node of the graph; list the nodes themselves"
+    seen = set()
+    for item in order:
+        if id(item) in seen:
+            return (f"on {graph}, {_name(item)} appears twice: remember the nodes you have visited (a set) "
+                    "and skip one you have seen")
+        seen.add(id(item))
+    missing = [n for n in want if id(n) not in seen]
+    if missing:
+        return f"on {graph}, {_name(missing[0])} is missing: the order lists every node below the root, leaves included"
+    if order and order[0] is root and len(order) > 1:
+        return (f"on {graph} the root {_name(root)} comes first: that is the backward order. Build the list so that "
+                "each node comes after its inputs (append a node once its inputs are in), and reverse it in backward()")
+    position = {id(n): i for i, n in enumerate(order)}
+    for node in order:
+        for child in node._prev:
+            if position[id(child)] > position[id(node)]:
+                return (f"on {graph}, {_name(node)} comes before its input {_name(child)}: a node goes into the list "
+                        "only after all of its inputs")
+    return None
+
+
+def _deep_chain(depth):
+    x = _Node(1.0, label="x")
+    y = x
+    for _ in range(depth):
+        y = y + _Node(1.0)
+    return y
+
+
+@checker("Build it: topological order")
+def my_topological_order(topo):
+    if not callable(topo):
+        return failed(f"pass the function itself, check.my_topological_order(my_topological_order), not {type(topo).__name__}")
+    for graph, root, _ in _graphs(_Node):
+        problem = _order_problem(topo(root), root, graph)
+        if problem:
+            return failed(problem)
+    note = ""
+    try:
+        topo(_deep_chain(5000))
+    except RecursionError:
+        note = (" (It is recursive: on a chain 5 000 nodes deep Python gives up. That is fine for these graphs; "
+                "the lesson's section on deep graphs shows the way round it.)")
+    return passed("every node once, each after its inputs, on a value used twice, a diamond and a node reached "
+                  "by two paths" + note)
+
+
+# Wrong ways to write backward(), run on the same graph to recognise a learner's slip by its numbers.
+
+def _walk(root, order, overwrite=False, seed=1.0):
+    for node in order:
+        node.grad = 0.0
+    root.grad = seed
+    for node in order:
+        for child, local in zip(node._prev, node._local_grads):
+            if overwrite:
+                child.grad = local * node.grad
+            else:
+                child.grad += local * node.grad
+
+
+_BACKWARD_SLIPS = {
+    "overwrite": lambda root: _walk(root, list(reversed(_reference_order(root))), overwrite=True),
+    "forwards": lambda root: _walk(root, _reference_order(root)),
+    "unseeded": lambda root: _walk(root, list(reversed(_reference_order(root))), seed=0.0),
+}
+
+_SLIP_MESSAGES = {
+    "overwrite": ("your loop sets each input's gradient instead of adding to it, so a value used twice keeps only "
+                  "the last edge's share. A gradient is the sum over every path: use += (in your loop, or in _backward)"),
+    "forwards": ("the walk goes from the leaves to the root, so each node passes on its gradient before it has "
+                 "received it. Walk the topological order in reverse: reversed(order)"),
+    "unseeded": "every gradient is 0: seed the root first, root.grad = 1.0 (dL/dL = 1), then walk",
+}
+
+
+def _grads(root):
+    return [n.grad for n in _reference_order(root)]
+
+
+@checker("Build it: backward()")
+def my_backward(backward):
+    if not callable(backward):
+        return failed(f"pass the function itself, check.my_backward(my_backward), not {type(backward).__name__}")
+    for (graph, root, leaves), (_, value_root, value_leaves) in zip(_graphs(_Node), _graphs(Value)):
+        backward(root)
+        value_root.backward()
+        got = _grads(root)
+        want = [leaf.grad for leaf in value_leaves]
+        wrong = [(leaf, w) for leaf, w in zip(leaves, want) if not close(leaf.grad, w, 1e-9)]
+        _walk(root, list(reversed(_reference_order(root))))
+        inner = [n for n, g in zip(_reference_order(root), got) if not close(g, n.grad, 1e-9)]
+        if not wrong and not inner:
+            continue
+        for slip, run in _BACKWARD_SLIPS.items():
+            run(root)
+            if all(close(g, s, 1e-9) for g, s in zip(got, _grads(root))):
+                leaf, w = wrong[0] if wrong else (inner[0], None)
+                detail = f"{_name(leaf)}.grad is {fmt(got[_reference_order(root).index(leaf)])}"
+                detail += f", expected {fmt(w)}" if w is not None else ""
+                return failed(f"on {graph}: {detail}: {_SLIP_MESSAGES[slip]}")
+        if wrong:
+            leaf, w = wrong[0]
+            return failed(f"on {graph}: {_name(leaf)}.grad is {fmt(got[_reference_order(root).index(leaf)])}, "
+                          f"expected {fmt(w)} (what the package's backward() gives)")
+        node = inner[0]
+        return failed(f"on {graph}: the leaves are right but {_name(node)}.grad is "
+                      f"{fmt(got[_reference_order(root).index(node)])}, expected {fmt(node.grad)}")
+    return passed("seeded with 1, walked in reverse topological order, gradients added up along every path: "
+                  "the same numbers as the package on all four graphs")
 
 
 def _lecture_f(a, b, c):
