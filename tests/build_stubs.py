@@ -183,3 +183,98 @@ def my_backward(root):
     for node in reversed(order):
         node._backward()
 '''
+
+
+NN_STUB = '''
+class MyNeuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        # your code here: tanh(w · x + b), built from * and +, as a Value
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: the weights, then the bias, in one list
+        raise NotImplementedError
+
+
+class MyLayer:
+    def __init__(self, nin, nout):
+        # your code here: nout neurons, each with nin inputs
+        raise NotImplementedError
+
+    def __call__(self, x):
+        # your code here: a list of every neuron's output (just the Value when there is one neuron)
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: every neuron's parameters, neuron by neuron, in one list
+        raise NotImplementedError
+
+
+class MyMLP:
+    def __init__(self, nin, nouts):
+        # your code here: one MyLayer per entry of nouts, each fed by the one before
+        raise NotImplementedError
+
+    def __call__(self, x):
+        # your code here: run the layers in turn
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: every layer's parameters, layer by layer
+        raise NotImplementedError
+'''
+
+NN_SOLUTION = '''
+class MyNeuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = self.b
+        for wi, xi in zip(self.w, x):
+            act = act + wi * xi
+        return act.tanh()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class MyLayer:
+    def __init__(self, nin, nout):
+        self.neurons = [MyNeuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MyMLP:
+    def __init__(self, nin, nouts):
+        sizes = [nin] + nouts
+        self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+'''
+
+NN_PRELUDE = "import random\nfrom micrograd import Value\n"
+
+
+def load_nn(source, *swaps):
+    """MyNeuron, MyLayer, MyMLP from one run of source."""
+    neuron = load(NN_PRELUDE + source, *swaps, name="MyNeuron")
+    namespace = neuron.__init__.__globals__
+    return neuron, namespace["MyLayer"], namespace["MyMLP"]

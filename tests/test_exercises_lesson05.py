@@ -52,11 +52,11 @@ def test_parameter_count_untouched_is_not_attempted():
 
 
 def test_neuron_nodes():
-    assert check.neuron_nodes(8).passed
+    assert check.neuron_nodes(22).passed
     for answer, words in [
-        (13, "counts the inputs too"),
-        (22, "built from * and +"),
-        (7, "one short"),
+        (17, "leaves out the inputs"),
+        (23, "one too many"),
+        (8, "the package's Neuron"),
         (3, "hint"),
         (8.0, "(float)"),
         (True, "(bool)"),
@@ -93,3 +93,65 @@ def test_neuron_output_untouched_is_not_attempted():
 
     assert check.neuron_output(neuron_output).status == "not attempted"
     assert check.neuron_output(TODO).status == "not attempted"
+
+
+# Build it yourself: MyNeuron, MyLayer, MyMLP ---------------------------------
+
+from build_stubs import NN_SOLUTION, NN_STUB, load_nn  # noqa: E402
+
+
+def test_my_mlp_accepts_the_solution():
+    verdict = check.my_mlp(*load_nn(NN_SOLUTION))
+    assert verdict.passed and "41 parameters" in verdict.message
+
+
+def test_my_mlp_accepts_a_layer_that_always_returns_a_list():
+    assert check.my_mlp(*load_nn(NN_SOLUTION, ("return outs[0] if len(outs) == 1 else outs", "return outs"))).passed
+
+
+def test_my_mlp_untouched_is_not_attempted():
+    assert check.my_mlp(*load_nn(NN_STUB)).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("return act.tanh()", "return act"), "= w·x + b: apply tanh"),
+        (("act = self.b\n", "act = Value(0.0)\n"), "= tanh(w·x): add the bias"),
+        (("return self.w + [self.b]", "return self.w"), "has 3 entries"),
+        (("return self.w + [self.b]", "return [self.b] + self.w"), "Is parameters() the weights in order, then the bias?"),
+        (("act = act + wi * xi", "act = act + wi.data * xi"), "backward() does not reach its parameters"),
+        (("return [p for neuron in self.neurons for p in neuron.parameters()]",
+          "return [n.w[k] for n in self.neurons for k in range(len(n.w))] + [n.b for n in self.neurons]"),
+         "neuron by neuron, each neuron's weights then its bias"),
+        (("return [p for layer in self.layers for p in layer.parameters()]",
+          "return [p for layer in self.layers for p in layer.parameters()] + [self.layers[0].neurons[0].b]"),
+         "lists a Value twice"),
+        (("return self.w + [self.b]", "return (p for p in self.w + [self.b])"), "returns generator"),
+    ],
+)
+def test_my_mlp_names_what_is_wrong(swap, words):
+    verdict = check.my_mlp(*load_nn(NN_SOLUTION, swap))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_my_mlp_with_a_linear_last_layer():
+    source = NN_SOLUTION.replace(
+        "    def __call__(self, x):\n        for layer in self.layers:\n            x = layer(x)\n        return x",
+        "    def __call__(self, x):\n        for layer in self.layers[:-1]:\n            x = layer(x)\n"
+        "        last = self.layers[-1].neurons[0]\n"
+        "        return sum((wi * xi for wi, xi in zip(last.w, x)), last.b)",
+    )
+    verdict = check.my_mlp(*load_nn(source))
+    assert verdict.status == "failed" and "tanh in every layer" in verdict.message
+
+
+def test_my_mlp_partly_written_names_the_missing_piece():
+    solution_neuron = NN_SOLUTION.split("class MyLayer")[0]
+    stub_rest = "class MyLayer" + NN_STUB.split("class MyLayer")[1]
+    verdict = check.my_mlp(*load_nn(solution_neuron + stub_rest))
+    assert verdict.status == "failed" and "MyLayer.__init__ is not written yet" in verdict.message
+
+
+def test_my_mlp_wants_classes():
+    assert check.my_mlp(1, 2, 3).status == "failed"

@@ -9,16 +9,166 @@ import math
 import numbers
 
 from ..engine import Value, graph_size
-from ..nn import MLP, Neuron
-from .checking import checker, close, failed, passed
+from ..nn import MLP, Layer, Neuron
+from .build import Unwritten, attempt, fmt
+from .checking import checker, close, failed, not_attempted, passed
 
-__all__ = ["parameter_count", "neuron_nodes", "neuron_output"]
+__all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
 
 
 def _whole_number_problem(what, answer):
     if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
         return f"{what} is {answer!r} ({type(answer).__name__}); a count is a whole number, e.g. 41"
     return None
+
+
+# Build it yourself, part 4: Neuron, Layer, MLP ----------------------------------
+
+_X = [2.0, 3.0, -1.0]
+
+
+def _fill(parameters, offset=0):
+    """Give parameters fixed, distinct values in (-1, 1), in order."""
+    for k, p in enumerate(parameters):
+        p.data = 0.9 * math.sin(1.7 * (k + offset) + 0.3)
+
+
+def _single(out):
+    """A layer or model's output: a Value, or a list holding one."""
+    if isinstance(out, (list, tuple)) and len(out) == 1:
+        return out[0]
+    return out
+
+
+def _value_problem(out, what):
+    if isinstance(out, Value):
+        return None
+    if out is None:
+        return f"{what} returns None; return the output Value"
+    return f"{what} returns {type(out).__name__}; return a Value (built from the parameters) so backward() can reach them"
+
+
+def _nn_untouched(neuron, layer, mlp):
+    try:
+        neuron(3)(_X)
+        return False
+    except NotImplementedError:
+        pass
+    except Exception:
+        return False
+    for make in (lambda: layer(3, 4), lambda: mlp(3, [4, 4, 1])):
+        try:
+            make()
+            return False
+        except NotImplementedError:
+            pass
+        except Exception:
+            return False
+    return True
+
+
+@checker("Build it: Neuron, Layer and MLP")
+def my_mlp(neuron_cls, layer_cls, mlp_cls):
+    if not all(isinstance(c, type) for c in (neuron_cls, layer_cls, mlp_cls)):
+        return failed("pass the three classes themselves: check.my_mlp(MyNeuron, MyLayer, MyMLP)")
+    if _nn_untouched(neuron_cls, layer_cls, mlp_cls):
+        return not_attempted("not attempted yet: fill in MyNeuron, MyLayer and MyMLP, then run the cell again")
+    try:
+        return _check_nn(neuron_cls, layer_cls, mlp_cls)
+    except Unwritten as missing:
+        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+
+
+def _parameters(obj, name):
+    params = attempt(f"{name}.parameters", obj.parameters)
+    if not isinstance(params, (list, tuple)):
+        return None, f"{name}.parameters() returns {type(params).__name__}; return a list of Values"
+    params = list(params)
+    if not all(isinstance(p, Value) for p in params):
+        return None, f"{name}.parameters() holds something that is not a Value; list the Values themselves"
+    if len({id(p) for p in params}) != len(params):
+        return None, f"{name}.parameters() lists a Value twice; each parameter once"
+    return params, None
+
+
+def _check_nn(neuron_cls, layer_cls, mlp_cls):
+    # One neuron, with parameters the checker sets.
+    n = neuron_cls(3)
+    params, problem = _parameters(n, "MyNeuron")
+    if problem:
+        return failed(problem)
+    if len(params) != 4:
+        return failed(f"MyNeuron(3).parameters() has {len(params)} entries; a neuron with 3 inputs has 3 weights and a bias")
+    for p, v in zip(params, (0.5, -0.25, 1.0, 0.1)):
+        p.data = v
+    out = attempt("MyNeuron.__call__", lambda: n(_X))
+    problem = _value_problem(out, "MyNeuron(3)(x)")
+    if problem:
+        return failed(problem)
+    w, b = [Value(v) for v in (0.5, -0.25, 1.0)], Value(0.1)
+    act = b
+    for wi, xi in zip(w, _X):
+        act = act + wi * xi
+    want = act.tanh().data
+    if not close(out.data, want, 1e-9):
+        setting = "with w = [0.5, -0.25, 1.0], b = 0.1 (the order of parameters()) on x = [2, 3, -1]"
+        if close(out.data, act.data, 1e-9):
+            return failed(f"MyNeuron {setting} gives {fmt(out.data)} = w·x + b: apply tanh to it")
+        if close(out.data, math.tanh(act.data - 0.1), 1e-9):
+            return failed(f"MyNeuron {setting} gives {fmt(out.data)} = tanh(w·x): add the bias before the tanh")
+        return failed(f"MyNeuron {setting} gives {fmt(out.data)}; tanh(w·x + b) is {fmt(want)}. "
+                      "Is parameters() the weights in order, then the bias?")
+    out.backward()
+    if not all(close(p.grad, g, 1e-9) for p, g in zip(params, [x * (1 - want**2) for x in _X] + [1 - want**2])):
+        return failed("the neuron's output is right but backward() does not reach its parameters: build it from "
+                      "the Values self.w and self.b, not from their .data")
+
+    # A layer, compared with the package's Layer holding the same parameters.
+    layer = attempt("MyLayer.__init__", lambda: layer_cls(3, 4))
+    params, problem = _parameters(layer, "MyLayer")
+    if problem:
+        return failed(problem)
+    if len(params) != 16:
+        return failed(f"MyLayer(3, 4).parameters() has {len(params)} entries; 4 neurons with 3 weights and a bias each make 16")
+    _fill(params)
+    ref = Layer(3, 4, activation="tanh", rng=0)
+    _fill(ref.parameters())
+    outs = attempt("MyLayer.__call__", lambda: layer(_X))
+    if not isinstance(outs, (list, tuple)) or len(outs) != 4:
+        return failed(f"MyLayer(3, 4)(x) returns {outs!r:.60}; return a list with one output per neuron (4)")
+    want = [v.data for v in ref.outputs(_X)]
+    for k, (o, w_) in enumerate(zip(outs, want)):
+        if not isinstance(o, Value) or not close(o.data, w_, 1e-9):
+            return failed(f"MyLayer(3, 4)(x): neuron {k} gives {fmt(o)}, the package's Layer with the same parameters "
+                          f"gives {fmt(w_)}. Is parameters() neuron by neuron, each neuron's weights then its bias?")
+
+    # The lecture's MLP(3, [4, 4, 1]), compared on the four samples.
+    model = attempt("MyMLP.__init__", lambda: mlp_cls(3, [4, 4, 1]))
+    params, problem = _parameters(model, "MyMLP")
+    if problem:
+        return failed(problem)
+    if len(params) != 41:
+        hint = " (32 is the weights alone: each neuron has a bias too)" if len(params) == 32 else ""
+        return failed(f"MyMLP(3, [4, 4, 1]) has {len(params)} parameters; (3+1)·4 + (4+1)·4 + (4+1)·1 = 41{hint}")
+    _fill(params, offset=5)
+    ref = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
+    _fill(ref.parameters(), offset=5)
+    linear_out = MLP(3, [4, 4, 1], activation="tanh", output_activation=None, rng=0)
+    _fill(linear_out.parameters(), offset=5)
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    for x in xs:
+        got = _single(attempt("MyMLP.__call__", lambda: model(x)))
+        problem = _value_problem(got, f"MyMLP(3, [4, 4, 1])({x})")
+        if problem:
+            return failed(problem)
+        want = ref(x).data
+        if not close(got.data, want, 1e-9):
+            if close(got.data, linear_out(x).data, 1e-9):
+                return failed(f"on x = {x} your MLP gives {fmt(got)} = the package's with a linear last layer; the "
+                              "lecture's MLP applies tanh in every layer, the last one too")
+            return failed(f"on x = {x} your MLP gives {fmt(got)}; the package's MLP(3, [4, 4, 1]) with tanh and the "
+                          f"same 41 parameters gives {fmt(want)}. Does each layer take the previous layer's outputs?")
+    return passed("41 parameters, and with the same weights your MLP gives the package's outputs on all four samples")
 
 
 @checker("Exercise 1: parameter_count(nin, nouts)")
@@ -53,23 +203,24 @@ def neuron_nodes(answer):
     if problem:
         return failed(problem)
     nin = 5
-    neuron = Neuron(nin, activation="tanh", rng=0)
+    weights = [Value(0.1 * k - 0.2) for k in range(nin)]
+    bias = Value(0.3)
     inputs = [0.5] * nin
-    expected, _ = graph_size(neuron(inputs))
+    act = bias  # the lecture's neuron: the bias, then one product and one sum per input
+    for w, x in zip(weights, inputs):
+        act = act + w * x
+    expected, _ = graph_size(act.tanh())
     if answer == expected:
-        return passed(f"{expected} nodes: {nin} weights, the bias, one w·x+b node and the tanh; plain-number inputs make no nodes")
-    with_input_nodes, _ = graph_size(neuron([Value(x) for x in inputs]))
-    if answer == with_input_nodes:
-        return failed(f"{answer} counts the inputs too; plain numbers are constants inside the w·x+b node, not nodes")
-    total = neuron.b
-    for w, x in zip(neuron.w, inputs):
-        total = total + w * x
-    built, _ = graph_size(total.tanh())
-    if answer == built:
-        return failed(f"{answer} is the count for a sum built from * and +; the neuron makes its weighted sum one node")
-    if answer == expected - 1:
-        return failed(f"{answer} is one short: did you count the weights, the bias, the sum and the tanh?")
-    return failed(f"{answer} is not it; hint: list the Values one call makes: parameters, the weighted sum, the activation")
+        return passed(f"{expected} nodes: {nin} weights, the bias, {nin} constants for the plain inputs, "
+                      f"{nin} products, {nin} sums and the tanh")
+    if answer == expected - nin:
+        return failed(f"{answer} leaves out the inputs: a plain number multiplied by a Value becomes a constant leaf of its own")
+    if answer == expected + 1:
+        return failed(f"{answer} is one too many: the sum starts from the bias, so there is one sum per input")
+    fused, _ = graph_size(Neuron(nin, activation="tanh", rng=0)(inputs))
+    if answer == fused:
+        return failed(f"{answer} is the package's Neuron, which makes w·x+b one node (lesson 10); count the neuron built from * and +")
+    return failed(f"{answer} is not it; hint: list the Values one call makes: parameters, constants, products, sums, the tanh")
 
 
 @checker("Exercise 3: neuron_output(w, x, b)")
