@@ -2,6 +2,8 @@
 # make test   run the whole test suite: unit and property tests, then every notebook under strict nbval
 # make notebooks   re-run every notebook and store its outputs (run after editing a lesson)
 # make bench  print the benchmark figures
+# make site   build the course as a static site in build/site (from the stored outputs; works offline)
+# make grade DIR=submissions/   grade a folder of submitted notebooks: a table on screen, grades.csv in DIR
 # make lock   refresh constraints.txt, the exact versions the course is validated with
 # make clean  remove .venv and every cache the commands above leave behind
 
@@ -12,7 +14,7 @@ VENV_PYTHON := $(VENV)/bin/python
 SETUP_STAMP := $(VENV)/.installed
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: setup lab test notebooks bench lock clean
+.PHONY: setup lab test notebooks bench site grade lock clean
 
 setup: $(SETUP_STAMP)
 
@@ -22,7 +24,7 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 		echo "Creating $(VENV) with $(PYTHON)" && \
 		$(PYTHON) -m venv $(VENV); \
 	fi
-	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test]'
+	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
 	@touch $@
 
 lab: $(SETUP_STAMP)
@@ -45,12 +47,22 @@ bench: $(SETUP_STAMP)
 	@scripts/ensure-system-deps graphviz
 	$(VENV_PYTHON) benchmarks/run_all.py
 
+site: $(SETUP_STAMP)
+	$(VENV_PYTHON) docs/build_site.py build/site
+
+# Runs each submitted notebook (untrusted code) in a fresh kernel with time and memory
+# limits; see "Grading submitted notebooks" in the README.
+grade: $(SETUP_STAMP)
+	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
+	@scripts/ensure-system-deps graphviz
+	$(VENV_PYTHON) -m micrograd.grading "$(DIR)"
+
 # Resolves the dependencies afresh in a throwaway venv, so nothing installed by
 # hand (torch, for one) ends up pinned.
 lock:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PYTHON) -m venv "$$tmp/venv"; \
-	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[notebooks,test]'; \
+	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[notebooks,test,site]'; \
 	{ echo "# Exact versions the course is validated with: make lab and make test install with these."; \
 	  echo "# Stored notebook outputs are compared strictly, so a teacher's CI should use them too."; \
 	  echo "# Refresh: make lock"; \

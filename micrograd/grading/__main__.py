@@ -1,0 +1,50 @@
+"""python -m micrograd.grading DIR: grade every notebook under DIR, print the table, write the CSV."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, find_notebooks, format_table, grade_folder, write_csv
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m micrograd.grading",
+        description="Run each submitted lesson notebook in a fresh, limited kernel and tabulate its exercise verdicts. "
+        "Grading executes the submitted code: see the README's section on grading.",
+    )
+    parser.add_argument("folder", metavar="DIR", help="folder of submitted notebooks (searched recursively for .ipynb)")
+    parser.add_argument("--csv", metavar="FILE", help="where to write the CSV (default: DIR/grades.csv)")
+    parser.add_argument("--lesson", type=int, help="the lesson the submissions should be; others are reported, not run")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                        help=f"wall-clock limit per notebook (default {DEFAULT_TIME_LIMIT:g})")
+    parser.add_argument("--memory", type=float, default=DEFAULT_MEMORY / 1024**3, metavar="GB",
+                        help=f"memory (address space) limit of each kernel (default {DEFAULT_MEMORY / 1024**3:g})")
+    parser.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1)")
+    args = parser.parse_args(argv)
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        parser.error(f"{folder} is not a folder: give the folder that holds the submitted notebooks")
+    notebooks = find_notebooks(folder)
+    if not notebooks:
+        parser.error(f"no .ipynb files under {folder}")
+    print(f"Grading {len(notebooks)} notebook(s) from {folder}, {args.time_limit:g} s and {args.memory:g} GB each",
+          file=sys.stderr)
+
+    def progress(grade):
+        print(f"  {grade.submission}: {grade.summary} ({grade.seconds:g} s)", file=sys.stderr)
+
+    grades = grade_folder(
+        folder, lesson=args.lesson, time_limit=args.time_limit, memory=int(args.memory * 1024**3),
+        jobs=args.jobs, progress=progress,
+    )
+    print(format_table(grades))
+    csv_path = Path(args.csv) if args.csv else folder / "grades.csv"
+    write_csv(grades, csv_path)
+    print(f"CSV written to {csv_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
