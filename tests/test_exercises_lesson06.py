@@ -42,72 +42,84 @@ def test_first_update_untouched_is_not_attempted():
     assert check.first_update(TODO).status == "not attempted"
 
 
-def right_step(model, xs, ys, lr):
-    loss = losses.sum_of_squares([model(x) for x in xs], ys)
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss
+# Build it yourself: the training loop ----------------------------------------
+
+from micrograd.losses import sum_of_squares  # noqa: E402
+
+RIGHT = """
+def my_train(model, xs, ys, steps, lr):
+    losses = []
+    for k in range(steps):
+        loss = sum_of_squares([model(x) for x in xs], ys)
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        losses.append(loss.data)
+    return losses
+"""
+
+STUB = """
+def my_train(model, xs, ys, steps, lr):
+    losses = []
+    for k in range(steps):
+        # your code here: forward and loss, zero the gradients, backward, update; append the loss
+        raise NotImplementedError
+    return losses
+"""
 
 
-def test_training_step_accepts_a_right_step():
-    assert check.training_step(right_step).passed
+def loop(source, *swaps):
+    for old, new in swaps:
+        assert old in source, old
+        source = source.replace(old, new)
+    namespace = {"sum_of_squares": sum_of_squares}
+    exec(source, namespace)
+    return namespace["my_train"]
 
 
-def no_zero_grad(model, xs, ys, lr):
-    loss = losses.sum_of_squares([model(x) for x in xs], ys)
-    loss.backward()
-    for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss
+def test_training_loop_accepts_a_right_loop_and_shows_the_forgotten_zeroing():
+    verdict = check.my_training_loop(loop(RIGHT))
+    assert verdict.passed
+    assert "without zero_grad ends at" in verdict.message
 
 
-def uphill(model, xs, ys, lr):
-    loss = losses.sum_of_squares([model(x) for x in xs], ys)
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data += lr * p.grad
-    return loss
+def test_training_loop_accepts_manual_zeroing_and_loss_values():
+    source = RIGHT.replace("        model.zero_grad()\n", "        for p in model.parameters():\n            p.grad = 0.0\n")
+    source = source.replace("losses.append(loss.data)", "losses.append(loss)")
+    assert check.my_training_loop(loop(source)).passed
 
 
-def no_update(model, xs, ys, lr):
-    loss = losses.sum_of_squares([model(x) for x in xs], ys)
-    model.zero_grad()
-    loss.backward()
-    return loss
-
-
-def wrong_loss(model, xs, ys, lr):
-    loss = losses.mse([model(x) for x in xs], ys)
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss
+def test_training_loop_untouched_is_not_attempted():
+    assert check.my_training_loop(loop(STUB)).status == "not attempted"
 
 
 @pytest.mark.parametrize(
-    "step, words",
+    "swaps, words",
     [
-        (no_zero_grad, "zero_grad"),
-        (uphill, "uphill"),
-        (no_update, "no parameter moved"),
-        (wrong_loss, "sum of squared errors"),
-        (lambda model, xs, ys, lr: right_step(model, xs, ys, lr).data, "return the loss Value"),
-        (lambda model, xs, ys, lr: 1 / 0, "ZeroDivisionError"),
-        (0.1, "pass the function itself"),
+        ((("        model.zero_grad()\n", ""),), "the gradients are never zeroed"),
+        ((("        model.zero_grad()\n        loss.backward()\n", "        loss.backward()\n        model.zero_grad()\n"),),
+         "the loss never changes"),
+        ((("        model.zero_grad()\n", ""), ("        losses.append(loss.data)", "        model.zero_grad()\n        losses.append(loss.data)")),
+         "zeroed after the update"),
+        ((("p.data -= lr * p.grad", "p.data += lr * p.grad"),), "the loss goes up"),
+        ((("p.data -= lr * p.grad", "p.data -= p.grad"),), "the loop gives"),
+        ((("    return losses", "    return None"),), "returns None"),
+        ((("    return losses", "    return losses[-1]"),), "returns float"),
+        ((("for k in range(steps):", "for k in range(10):"),), "returned 10 losses"),
+        ((("        losses.append(loss.data)", "        losses.append(sum_of_squares([model(x) for x in xs], ys).data)"),),
+         "record each step's loss before its update"),
     ],
 )
-def test_training_step_rejects_typical_mistakes(step, words):
-    verdict = check.training_step(step)
-    assert verdict.status == "failed"
-    assert words in verdict.message
+def test_training_loop_names_what_is_wrong(swaps, words):
+    verdict = check.my_training_loop(loop(RIGHT, *swaps))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
 
 
-def test_training_step_untouched_is_not_attempted():
-    def step(model, xs, ys, lr):
-        raise NotImplementedError
+def test_training_loop_that_never_updates():
+    verdict = check.my_training_loop(loop(RIGHT, ("            p.data -= lr * p.grad", "            pass")))
+    assert verdict.status == "failed" and "never changes" in verdict.message
 
-    assert check.training_step(step).status == "not attempted"
+
+def test_training_loop_wants_a_function():
+    assert check.my_training_loop("train").status == "failed"

@@ -1,21 +1,110 @@
-"""Checkers for lesson 6, the training loop: one gradient-descent update, one training step.
+"""Checkers for lesson 6, the training loop: the learner's loop, and one gradient-descent update.
 
-The first update is worked out here from the derivative of (w·x − y)²; the
-training step is run side by side with a step built from the package's own
-pieces, on two identical small models, and every parameter is compared.
+The learner's loop is run side by side with the checker's own on two
+identical models (with stale gradients left on both, which a right loop
+clears), and every loss and parameter is compared.  A loop that differs is
+matched against the usual slips, each run here on a third copy, so the
+verdict can name the slip: the forgotten zero_grad above all.  The first
+update is worked out from the derivative of (w·x − y)².
 """
 
-import copy
 import math
 import numbers
 import random
 
-from .. import losses
+from .. import losses as losses_module
 from ..engine import Value
 from ..nn import MLP
 from .checking import checker, close, failed, passed
 
-__all__ = ["first_update", "training_step"]
+__all__ = ["my_training_loop", "first_update"]
+
+# Build it yourself, part 5: the training loop ------------------------------------
+
+_XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+_YS = [1.0, -1.0, -1.0, 1.0]
+_STEPS, _LR = 50, 0.05
+
+
+def _model():
+    """The lecture's MLP(3, [4, 4, 1]), seeded, with gradients left over from earlier (a right loop clears them)."""
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=random.Random(7))
+    for i, p in enumerate(model.parameters()):
+        p.grad = 0.5 - 0.25 * (i % 5)
+    return model
+
+
+def _loop(model, steps, lr, slip=None):
+    """The training loop, or one of its usual slips; returns the losses."""
+    losses = []
+    for _ in range(steps):
+        loss = losses_module.sum_of_squares([model(x) for x in _XS], _YS)
+        if slip != "no zero_grad" and slip != "zero at the end":
+            model.zero_grad()
+        if slip == "zero after backward":
+            loss.backward()
+            model.zero_grad()
+        else:
+            loss.backward()
+        sign = 1.0 if slip == "uphill" else -1.0
+        for p in model.parameters():
+            p.data += sign * lr * p.grad
+        if slip == "zero at the end":
+            model.zero_grad()
+        losses.append(loss.data)
+    return losses
+
+
+_SLIP_MESSAGES = {
+    "no zero_grad": ("the gradients are never zeroed. backward() adds to .grad, so every step follows the sum of all "
+                     "the gradients so far: call model.zero_grad() before loss.backward()"),
+    "zero at the end": ("the gradients are zeroed after the update, so the first step used gradients left over from "
+                        "before the loop: zero them before backward()"),
+    "uphill": "the loss goes up: each parameter must move against its gradient, p.data -= lr * p.grad",
+}
+
+
+def _numbers(losses):
+    try:
+        return [float(getattr(v, "data", v)) for v in losses]
+    except (TypeError, ValueError):
+        return None
+
+
+@checker("Build it: the training loop")
+def my_training_loop(train):
+    if not callable(train):
+        return failed(f"pass the function itself, check.my_training_loop(my_train), not {type(train).__name__}")
+    theirs, mine = _model(), _model()
+    got = train(theirs, _XS, _YS, _STEPS, _LR)
+    want = _loop(mine, _STEPS, _LR)
+    without_zeroing = _loop(_model(), _STEPS, _LR, "no zero_grad")
+    if got is None:
+        return failed("it returns None; return the list of losses, one per step")
+    got_numbers = _numbers(got) if isinstance(got, (list, tuple)) else None
+    if got_numbers is None:
+        return failed(f"it returns {type(got).__name__}; return a list with the loss of each step")
+    if len(got_numbers) != _STEPS:
+        return failed(f"asked for {_STEPS} steps, it returned {len(got_numbers)} losses; one loss per step")
+    if not close(got_numbers[0], want[0], 1e-9):
+        return failed(f"the first loss is {got_numbers[0]:.6g}; the sum of squared errors of the untrained model is "
+                      f"{want[0]:.6g}: record each step's loss before its update")
+    params_ok = all(close(a.data, b.data, 1e-9) for a, b in zip(theirs.parameters(), mine.parameters()))
+    if params_ok and all(close(g, w, 1e-9) for g, w in zip(got_numbers, want)):
+        return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps. The same loop without zero_grad "
+                      f"ends at {without_zeroing[-1]:.4f}: every step adds its gradient to all the earlier ones "
+                      "in .grad, the weights overshoot, and the tanh neurons saturate")
+    if all(close(g, got_numbers[0], 1e-12) for g in got_numbers):
+        return failed("the loss never changes, so no parameter moves: after backward() and before anything zeroes "
+                      "the gradients, move every parameter by -lr * p.grad")
+    for slip, message in _SLIP_MESSAGES.items():
+        slipped = _loop(_model(), _STEPS, _LR, slip)
+        if all(close(g, s, 1e-9) for g, s in zip(got_numbers, slipped)):
+            detail = f" (your loss after {_STEPS} steps: {got_numbers[-1]:.4f}; with zero_grad: {want[-1]:.4f})"
+            return failed(message + detail)
+    return failed(f"after {_STEPS} steps the loss is {got_numbers[-1]:.6g}, the loop gives {want[-1]:.6g}: each step "
+                  "should be forward, loss, zero_grad, backward, then p.data -= lr * p.grad for every parameter")
+
 
 # double(x): one weight learns to double its input.
 X, W, Y, LR = 2.0, 0.4, 4.0, 0.1
@@ -38,48 +127,3 @@ def first_update(answer):
     if close(answer, -LR * grad, 1e-6):
         return failed(f"{answer:g} is how far w moves; add it to the old w")
     return failed("hint: dloss/dw = 2(w·x − y)·x at w = 0.4, x = 2, y = 4; then w ← w − lr · dloss/dw")
-
-
-def _reference_step(model, xs, ys, lr):
-    loss = losses.sum_of_squares([model(x) for x in xs], ys)
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data -= lr * p.grad
-    return loss
-
-
-def _toy_problem():
-    """A small tanh model and three samples: two identical copies, stale gradients on both."""
-    xs = [[1.0, -0.5], [0.3, 0.8], [-1.2, 0.4]]
-    ys = [1.0, -1.0, 0.5]
-    model = MLP(2, [3, 1], activation="tanh", rng=random.Random(5))
-    for i, p in enumerate(model.parameters()):
-        p.grad = 0.3 - 0.1 * (i % 5)  # left over from an earlier step: a right step clears them
-    return model, copy.deepcopy(model), xs, ys
-
-
-@checker("Exercise 2: one training step")
-def training_step(step):
-    if not callable(step):
-        return failed(f"pass the function itself (check.training_step(training_step)), not {type(step).__name__}")
-    mine, theirs, xs, ys = _toy_problem()
-    before = [p.data for p in theirs.parameters()]
-    loss = step(theirs, xs, ys, 0.1)
-    expected = _reference_step(mine, xs, ys, 0.1)
-    after = [p.data for p in theirs.parameters()]
-    if not isinstance(loss, Value):
-        return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
-    if not close(loss.data, expected.data, 1e-9):
-        return failed(f"its loss is {loss.data:.6g}, the sum of squared errors is {expected.data:.6g}; measure it before the update")
-    if all(a == b for a, b in zip(after, before)):
-        return failed("no parameter moved: after backward(), change each p.data by -lr * p.grad")
-    target = [p.data for p in mine.parameters()]
-    if all(close(a, b, 1e-9) for a, b in zip(after, target)):
-        return passed("forward, loss, zero_grad, backward, update: the loop every lesson from here on runs")
-    if all(close(b - a, t - b, 1e-9) for a, b, t in zip(after, before, target)):
-        return failed("the parameters moved uphill: subtract lr * p.grad, the gradient points up the slope")
-    return failed(
-        "the loss is right but the parameters moved the wrong amount: are old gradients cleared "
-        "(zero_grad) before backward(), and is the step lr * p.grad?"
-    )
