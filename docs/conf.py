@@ -52,7 +52,7 @@ html_favicon = "_static/favicon.svg"
 # "invalid theme mode" on a reader's first visit.
 html_context = {"default_mode": "auto"}
 html_theme_options = {
-    "home_page_in_toc": True,
+    "home_page_in_toc": False,  # the title above the contents already leads home
     "show_navbar_depth": 1,
     "use_download_button": True,
     "use_fullscreen_button": False,

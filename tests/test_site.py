@@ -209,6 +209,11 @@ def lesson_problems(expected, shown):
     if len(pngs) != expected["png"]:
         found.append(f"{expected['png']} PNG figures stored, {len(pngs)} shown")
     found += [f"drawing shown with no width: {image['src']}" for image in outputs if image["width"] == 0]
+    # A graph drawing is shown at the size it was drawn (a wide one scrolls): shrunk, its labels become unreadable.
+    found += [
+        f"drawing shrunk to {image['width']:.0f} px of its {image['naturalWidth']} px: {image['src']}"
+        for image in svgs if image["width"] < image["naturalWidth"] - 1
+    ]
     if shown["widgetNotes"] != expected["widgets"]:
         found.append(f"{expected['widgets']} widgets stored, {shown['widgetNotes']} shown with the live-in-JupyterLab note")
     if shown["widgetScripts"]:
