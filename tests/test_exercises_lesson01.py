@@ -29,7 +29,7 @@ def test_slope_at_minus_one_accepts_measured_and_exact_slopes():
         (12.0, "height of the curve"),  # f(-1) itself
         (10.0, "wrong sign"),
         (14.0, "slope at x = 3"),
-        (-7.0, "nudge x = -1"),
+        (50.0, "nudge x = -1"),
         ("-10", "(str)"),
         (float("nan"), "finite"),
         (Value(-10.0), "(Value)"),
@@ -95,3 +95,29 @@ def test_two_input_slopes():
     both_wrong = check.two_input_slopes(g(1.5, -2), 0.0)
     assert both_wrong.status == "failed" and "one input at a time" in both_wrong.message
     assert check.two_input_slopes(TODO, slope_y).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (-7.0, "a nudge of h = 1"),  # (f(0) - f(-1)) / 1
+        (-13.0, "a nudge of h = -1"),
+        (-20.0, "twice the slope"),  # a central difference divided by h
+    ],
+)
+def test_slope_at_minus_one_names_a_big_step_and_a_missing_2(answer, words):
+    verdict = check.slope_at_minus_one(answer)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    "slope, words",
+    [
+        (lambda f, x, h=0.0001: (f(x + h) - f(x - h)) / h, "divides by h: the two steps span 2h"),
+        (lambda f, x, h=0.0001: (f(x + 1.0) - f(x)) / 1.0, "nudges by h = 1, not by the h it is given"),
+        (lambda f, x, h=0.0001: (f(x + 0.1) - f(x - 0.1)) / 0.2, "nudges by h = 0.1"),
+    ],
+)
+def test_slope_function_names_a_central_difference_over_h_and_an_ignored_h(slope, words):
+    verdict = check.slope_function(slope)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message

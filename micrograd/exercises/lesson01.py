@@ -60,6 +60,15 @@ def slope_at_minus_one(answer):
         return failed(f"{answer:g} has the right size but the wrong sign: is f(-1 + h) above or below f(-1)?")
     if abs(answer - _lesson_f_slope(3.0)) <= _MEASURED_TOL:
         return failed(f"{answer:g} is the slope at x = 3 from the lesson; set x = -1 and measure again")
+    if abs(answer - 2 * expected) <= 2 * _MEASURED_TOL:
+        return failed(f"{answer:g} is twice the slope: a central difference steps h both ways, 2h in all, so divide by 2h")
+    # A one-sided nudge of f at -1 gives exactly -10 + 3h: recognise a step that is far too big.
+    h = (answer - expected) / 3
+    if _MEASURED_TOL / 3 < abs(h) <= 10:
+        return failed(
+            f"{answer:g} is what a nudge of h = {h:.3g} gives: over a step that big the curve bends, so the "
+            "measured slope is off. Use a small h, such as 0.0001"
+        )
     return failed(f"{answer:g} is not the slope at -1; hint: nudge x = -1 by a small h (say 0.0001) and divide the change in f by h")
 
 
@@ -83,6 +92,11 @@ def _diagnose_slope(result, g, x, h):
         return "its sign is flipped: subtract f at the smaller x from f at the larger x"
     if close(result, forward / 2, 1e-9):
         return "it halves the slope: a step of h divides by h (2h only when you step h both ways)"
+    if close(result, 2 * central, 1e-9):
+        return "it steps h both ways but divides by h: the two steps span 2h, so divide by 2h"
+    for other in (1.0, 0.5, 0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6):
+        if other != h and any(close(result, q, 1e-9) for q in _difference_quotients(g, x, other)):
+            return f"it nudges by h = {other:g}, not by the h it is given ({h:g}): use the argument h"
     if close(result, g(x), 1e-9):
         return "it returns f(x), the value; the slope is how fast the value changes"
     return f"for h = {h} it gives {result!r}, not (f(x + h) - f(x)) / h"
