@@ -128,6 +128,23 @@ def _kill_group(pid):
         pass
 
 
+def _kill_kernel(events):
+    """Kill the kernel the worker reported starting, if it is still that kernel."""
+    pid = next((event.get("kernel_pid") for event in events if event["event"] == "started"), None)
+    if not pid:
+        return
+    try:
+        import psutil
+
+        if "ipykernel_launcher" not in " ".join(psutil.Process(pid).cmdline()):
+            return  # gone, and the number now belongs to another process
+    except ImportError:
+        pass
+    except psutil.Error:
+        return
+    _kill_group(pid)
+
+
 def _kill_tree(process):
     """Kill the worker, the kernel it started (in a session of its own) and their children."""
     try:
@@ -223,9 +240,8 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         events_path = Path(folder) / "events.jsonl"
         finished = _run_worker(copy, events_path, time_limit, memory)
         events = _read_events(events_path)
-        for event in events:  # the worker kills its kernel; make sure of it
-            if event["event"] == "started" and event.get("kernel_pid"):
-                _kill_group(event["kernel_pid"])
+        if not any(event["event"] == "done" for event in events):
+            _kill_kernel(events)  # the run was cut short: make sure its kernel went with it
         log = events_path.with_suffix(".log").read_text(errors="replace")[-2000:]
     grade.seconds = round(time.monotonic() - started, 1)
 
@@ -327,7 +343,8 @@ def format_table(grades, width=40):
             headers = ["submission", "not graded"]
             body = [[row.submission, row.summary] for row in rows]
             lines.append("Not graded")
-        body = [[_short(value, width if index else 60) for index, value in enumerate(row)] for row in body]
+        widths = [60, width] if lesson else [60, 2 * width]  # a row that was not graded has only its reason
+        body = [[_short(value, widths[min(index, 1)]) for index, value in enumerate(row)] for row in body]
         widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *body)]
         lines.append("  ".join(header.ljust(size) for header, size in zip(headers, widths)).rstrip())
         lines.append("  ".join("-" * size for size in widths))
