@@ -99,7 +99,7 @@ def graded(tmp_path_factory):
         write(folder, f"wrong-{lesson}.ipynb", wrong_answers(lesson))
         expected[lesson] = exercise_titles(lesson)
     started = time.monotonic()
-    grades = {grade.submission: grade for grade in grade_folder(folder, time_limit=TIME_LIMIT)}
+    grades = {grade.submission: grade for grade in grade_folder(folder, time_limit=TIME_LIMIT, jobs=2)}
     return grades, expected, time.monotonic() - started
 
 

@@ -62,7 +62,7 @@ async () => {
         title: document.title,
         text: prose.textContent,
         images,
-        inlineSvgs: document.querySelectorAll('.cell_output svg').length,
+        inlineSvgs: document.querySelectorAll('.cell_output svg:not(svg svg)').length,
         untypeset,
         widgetNotes: document.querySelectorAll('.static-widget .widget-note').length,
         widgetScripts: document.querySelectorAll('script[type="%s"]').length,
@@ -86,8 +86,9 @@ def stored_pictures(notebook):
                 counts["svg"] += 1
             elif "image/png" in data:
                 counts["png"] += 1
-            elif "<svg" in data.get("text/html", "") and "<img" not in data.get("text/html", ""):
-                counts["svg"] += 1
+            elif "text/html" in data:
+                html = data["text/html"]
+                counts["svg"] += (html if isinstance(html, str) else "".join(html)).count("<svg")
     return counts
 
 

@@ -33,7 +33,6 @@ import csv
 import json
 import os
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -168,11 +167,6 @@ def _kill_tree(process):
 
 def _run_worker(copy, events_path, time_limit, memory):
     """Run the worker on the copy; True if it finished on its own, False if it was killed."""
-    worker_memory = 2 * memory + 1024**3  # it decodes one of the kernel's messages at a time
-
-    def limit_worker():
-        resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
-
     command = [
         sys.executable, "-m", "micrograd.grading._worker", str(copy), str(events_path),
         "--time-limit", str(time_limit), "--memory", str(memory),
@@ -180,7 +174,7 @@ def _run_worker(copy, events_path, time_limit, memory):
     with open(events_path.with_suffix(".log"), "wb") as log:
         process = subprocess.Popen(
             command, cwd=copy.parent, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True, preexec_fn=limit_worker,
+            start_new_session=True,
         )
         try:
             process.wait(timeout=time_limit + KERNEL_ALLOWANCE_SECONDS)
@@ -235,7 +229,9 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         return grade
 
     with tempfile.TemporaryDirectory(prefix="micrograd-grading-") as folder:
-        copy = Path(folder) / "submission.ipynb"
+        # The notebook's folder holds nothing but its copy; the worker's events go beside it.
+        (Path(folder) / "work").mkdir()
+        copy = Path(folder) / "work" / "submission.ipynb"
         shutil.copyfile(path, copy)
         events_path = Path(folder) / "events.jsonl"
         finished = _run_worker(copy, events_path, time_limit, memory)

@@ -22,6 +22,7 @@ a notebook that prints a gigabyte costs this process one message at a time.
 import argparse
 import json
 import os
+import resource
 import signal
 import sys
 import tempfile
@@ -149,6 +150,11 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, required=True)
     parser.add_argument("--memory", type=int, required=True)
     args = parser.parse_args(argv)
+    # This process decodes one of the kernel's messages at a time: room for the
+    # biggest the limited kernel can send, and no more.  (Set here rather than by
+    # the grader before exec, which is unsafe when it runs notebooks in threads.)
+    worker_memory = 2 * args.memory + 1024**3
+    resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
     run(args.notebook, args.events, args.time_limit, args.memory)
 
 
