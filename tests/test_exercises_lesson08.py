@@ -21,6 +21,13 @@ def test_uninformed_loss_accepts_ln_10():
     assert check.uninformed_loss(2.3026).passed
 
 
+def test_uninformed_loss_accepts_the_rounded_value_the_lesson_prints():
+    for rounded in (2.30, 2.3):
+        verdict = check.uninformed_loss(rounded)
+        assert verdict.passed and "rounded" in verdict.message
+    assert check.uninformed_loss(2.29).status == "failed"
+
+
 @pytest.mark.parametrize(
     "answer, words",
     [
@@ -64,6 +71,7 @@ def test_cross_entropy_accepts_the_textbook_version_with_a_pointer():
     verdict = check.cross_entropy_by_hand(naive_cross_entropy)
     assert verdict.passed
     assert "log Σ exp(z − max)" in verdict.message
+    assert "fails" not in verdict.message  # a ✓ never says the answer fails
 
 
 def _probability(logits, target):
