@@ -9,7 +9,7 @@ import numbers
 
 from .engine import Value
 
-__all__ = ["sum_of_squares", "mse", "hinge", "softmax", "cross_entropy", "l2"]
+__all__ = ["sum_of_squares", "mse", "hinge", "softmax", "cross_entropy", "l2", "LOSSES", "loss_function"]
 
 
 def _pairs(predictions, targets, name):
@@ -110,3 +110,25 @@ def l2(parameters, alpha):
 
 def _data(x):
     return x.data if isinstance(x, Value) else x
+
+
+# The losses a training session (and the training stepper) accepts by name:
+# each takes (outputs, targets) for a whole batch.
+LOSSES = {
+    "mse": mse,
+    "sum_of_squares": sum_of_squares,
+    "hinge": hinge,
+    "cross_entropy": cross_entropy,
+}
+
+
+def loss_function(loss):
+    """``(name, function)`` for a loss given by name (a key of ``LOSSES``) or as a function."""
+    if callable(loss):
+        return getattr(loss, "__name__", "loss"), loss
+    if loss not in LOSSES:
+        raise ValueError(
+            f"unknown loss {loss!r}; choose one of {', '.join(map(repr, LOSSES))} "
+            "or pass a function loss(outputs, targets) -> Value"
+        )
+    return loss, LOSSES[loss]

@@ -85,7 +85,8 @@ INSTALL_COMMANDS = (
 
 def test_without_the_dot_program_notebooks_show_advice_and_dot_text(tmp_path):
     out = run_python(WITHOUT_DOT, cwd=tmp_path, PATH=path_without_dot())  # render() writes its DOT file there
-    source = __import__("micrograd.viz", fromlist=["draw_dot"]).draw_dot(lecture_expression()).source
+    # Without dot nothing can be measured, so the layout stays left to right.
+    source = __import__("micrograd.viz", fromlist=["draw_dot"]).draw_dot(lecture_expression(), rankdir="LR").source
     plain = out[out.index("PLAIN") : out.index("HTML")]
     html = out[out.index("HTML") : out.index("ERROR")]
     errors = out[out.index("ERROR") :]

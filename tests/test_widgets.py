@@ -623,9 +623,13 @@ def test_start_values_come_from_defaults_then_one():
     assert explorer.output.data == -3.0 and explorer.gradients["a"] == -3.0
 
 
-def test_slider_range_grows_to_hold_the_start_value():
+def test_slider_range_grows_around_a_start_value_outside_the_limits():
     explorer = ExpressionExplorer(lambda a: a * 2.0, a=12.0)
-    assert explorer.sliders["a"].max == 12.0 and explorer.sliders["a"].min == -5.0
+    slider = explorer.sliders["a"]
+    assert (slider.min, slider.value, slider.max) == (-5.0, 12.0, 17.0)  # not pinned at the end
+    lesson = ExpressionExplorer(lambda a, b, c, f: (a * b + c) * f, a=2.0, b=-3.0, c=10.0, f=-2.0)
+    assert all(s.min < s.value < s.max for s in lesson.sliders.values())
+    assert [s.value for s in lesson.sliders.values()] == [2.0, -3.0, 10.0, -2.0]
 
 
 def test_outside_the_domain_the_panel_says_why_and_recovers():

@@ -5,14 +5,38 @@ it shows as SVG.  ``text_graph(loss)`` prints it as plain text and needs
 nothing beyond the standard library.  ``draw_model(model)`` draws a network
 as layers of neurons.
 
+Every drawing function takes one ``DrawOptions`` (or the same choices as
+keywords).  In a notebook a drawing shows at its own size, its text at the
+point sizes it was laid out with; one wider than ``PAGE_WIDTH_PX`` (a
+JupyterLab output at 1280 px with the file browser open) is laid out top to
+bottom if that is narrower, and otherwise scrolls sideways in its own box.
+
 Saving a drawing: ``draw_dot(loss).export("loss.svg")`` (or ``.png``,
 ``.pdf``, ``.dot``), or ``.render("loss", format="png")`` as for any
 ``graphviz.Digraph``.
 """
 
-from .dotsource import DEFAULT_MAX_NODES, dot_source
+from .dotsource import dot_source
 from .drawing import GraphDrawing, GraphvizNotFound, draw_dot
+from .graph import parameter_names
+from .labels import format_number
 from .model import draw_model
+from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
+from .page import fit_to_page, svg_size
 from .text import text_graph
 
-__all__ = ["draw_dot", "draw_model", "dot_source", "text_graph", "GraphDrawing", "GraphvizNotFound", "DEFAULT_MAX_NODES"]
+__all__ = [
+    "draw_dot",
+    "draw_model",
+    "dot_source",
+    "text_graph",
+    "DrawOptions",
+    "GraphDrawing",
+    "GraphvizNotFound",
+    "DEFAULT_MAX_NODES",
+    "PAGE_WIDTH_PX",
+    "fit_to_page",
+    "svg_size",
+    "format_number",
+    "parameter_names",
+]

@@ -11,13 +11,11 @@ from dataclasses import dataclass, field
 from . import style
 from .collapse import GROUP, MORE, REST, VALUE, fit
 from .graph import GraphIndex, INTERMEDIATE, ROLES, check_root
-from .labels import check_precision, format_number, html_text
+from .labels import format_number, html_text
+from .options import DEFAULT_MAX_NODES, make_options
 from ..engine import Value
 
-DEFAULT_MAX_NODES = 150
-MIN_MAX_NODES = 10
 GRAPH_NAME = "micrograd"
-RANKDIRS = ("LR", "TB", "RL", "BT")
 
 
 @dataclass
@@ -34,46 +32,27 @@ class DotText:
         return f"digraph {GRAPH_NAME} {{\n{''.join(self.body)}}}\n"
 
 
-def dot_source(root, **options):
-    """The DOT text ``draw_dot(root, **options)`` draws, as a string."""
-    return dot_text(root, **options).source
+def dot_source(root, options=None, *, highlight=None, **changes):
+    """The DOT text ``draw_dot`` draws, as a string (``rankdir='auto'`` is left to right here)."""
+    return dot_text(root, make_options(options, changes), highlight=highlight).source
 
 
-def dot_text(
-    root,
-    *,
-    rankdir="LR",
-    show_grad=True,
-    precision=4,
-    highlight=None,
-    max_nodes=DEFAULT_MAX_NODES,
-    color_by="role",
-    show_local_grads=False,
-    params=None,
-    model=None,
-    title=None,
-    legend=False,
-):
-    """Build the DOT statements for the graph below ``root`` (see ``draw_dot``)."""
+def dot_text(root, options, highlight=None, rankdir=None):
+    """Build the DOT statements for the graph below ``root`` (see ``draw_dot``).
+
+    ``rankdir`` overrides the options' direction; ``'auto'`` means ``'LR'``
+    here, since choosing needs Graphviz's layout (``draw_dot`` does that).
+    """
     check_root(root, "draw_dot")
-    if rankdir not in RANKDIRS:
-        raise ValueError(f"rankdir is one of {', '.join(RANKDIRS)} (LR: left to right), got {rankdir!r}")
-    check_precision(precision)
-    style.check_color_by(color_by)
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < MIN_MAX_NODES):
-        raise ValueError(
-            f"max_nodes is the most Graphviz nodes to draw, a whole number of at least "
-            f"{MIN_MAX_NODES}, or None for no limit; got {max_nodes!r}"
-        )
-    if params is not None and model is not None:
-        raise ValueError("give the parameters once: params=model.parameters() or model=model, not both")
-    if title is not None and not isinstance(title, str):
-        raise TypeError(f"title is a string shown above the graph, got {type(title).__name__}")
-
-    index = GraphIndex(root, params if model is None else model)
+    rankdir = rankdir or options.rankdir
+    if rankdir == "auto":
+        rankdir = "LR"
+    precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
+    max_nodes, title, legend = options.max_nodes, options.title, options.legend
+    index = GraphIndex(root, options.parameters)
     plan = fit(index, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
-    writer = _Writer(index, plan, precision, show_grad, color_by, show_local_grads, marks)
+    writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks)
     body = [
         f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" '
         f"nodesep=0.25 ranksep=0.4 labelloc=t labeljust=l]\n",

@@ -7,7 +7,6 @@ with the same advice.
 """
 
 import html
-import inspect
 import os
 import re
 
@@ -20,6 +19,8 @@ except ImportError as error:  # pragma: no cover - the viz extra installs it
     ) from error
 
 from .dotsource import GRAPH_NAME, dot_text
+from .options import PAGE_WIDTH_PX, make_options
+from .page import fit_to_page, svg_size
 
 INSTALL_ADVICE = (
     "Graphviz's `dot` program is not installed (or not on PATH), so this graph "
@@ -61,6 +62,9 @@ class GraphDrawing(graphviz.Digraph):
     value_count = 0
     node_count = 0
     collapsed = ()
+    rankdir = "LR"
+    page_width = PAGE_WIDTH_PX
+    _svg = None  # (source, svg): dot runs once per source
 
     def pipe(self, *args, **kwargs):
         try:
@@ -76,7 +80,19 @@ class GraphDrawing(graphviz.Digraph):
 
     def svg(self):
         """The drawing as SVG text (needs the ``dot`` program)."""
-        return _VERSION_COMMENT.sub("", self.pipe(format="svg", encoding="utf-8"))
+        source = self.source
+        if self._svg is None or self._svg[0] != source:
+            self._svg = (source, _VERSION_COMMENT.sub("", self.pipe(format="svg", encoding="utf-8")))
+        return self._svg[1]
+
+    @property
+    def width_px(self):
+        """The drawing's width on the page, in CSS pixels, at its own size (needs ``dot``)."""
+        return svg_size(self.svg())[0]
+
+    def html(self):
+        """HTML for a notebook: the SVG at its own size, scrolling sideways when wider than the page."""
+        return fit_to_page(self.svg(), self.page_width)
 
     def export(self, path):
         """Write the drawing to ``path`` in the format its suffix names.
@@ -106,8 +122,10 @@ class GraphDrawing(graphviz.Digraph):
             return None  # IPython then falls back to the mime bundle / text
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        # JupyterLab and nbconvert prefer the HTML (the scrolling box); the
+        # plain SVG is there for viewers that show no HTML.
         try:
-            return {"image/svg+xml": self.svg()}
+            return {"text/html": self.html(), "image/svg+xml": self.svg()}
         except GraphvizNotFound:
             return {
                 "text/plain": f"{INSTALL_ADVICE}\n\n{self.source}",
@@ -122,22 +140,49 @@ class GraphDrawing(graphviz.Digraph):
         return f"<GraphDrawing: {self.value_count} values as {self.node_count} nodes{collapsed}>"
 
 
-def make_drawing(text):
+def make_drawing(text, page_width=PAGE_WIDTH_PX, rankdir="LR"):
     """A GraphDrawing holding the statements of a ``dotsource.DotText``."""
     drawing = GraphDrawing(name=GRAPH_NAME, body=text.body)
     drawing.value_count = text.value_count
     drawing.node_count = text.node_count
     drawing.collapsed = tuple(text.collapsed)
+    drawing.page_width = page_width
+    drawing.rankdir = rankdir
     return drawing
 
 
-def draw_dot(root, **options):
+# Choosing a layout runs Graphviz once or twice; past this many nodes (a
+# drawing with max_nodes=None) that could take minutes, so it stays LR.
+MEASURED_LAYOUT_MAX_NODES = 400
+
+
+def narrower(wide, make_tall):
+    """``wide`` (left to right) if it fits its page, else the top-to-bottom ``make_tall()`` if that is narrower.
+
+    Without the ``dot`` program nothing can be measured: ``wide`` it is.
+    """
+    if wide.node_count > MEASURED_LAYOUT_MAX_NODES:
+        return wide
+    try:
+        width = wide.width_px
+    except GraphvizNotFound:
+        return wide
+    if width <= wide.page_width:
+        return wide
+    tall = make_tall()
+    return tall if tall.width_px < width else wide
+
+
+def draw_dot(root, options=None, *, highlight=None, **changes):
     """Draw the computation graph below ``root`` (a Value, usually the loss).
 
     Each Value is a record ``label | data | grad`` and each operation a
-    small node feeding it.  Keywords:
+    small node feeding it.  ``options`` is a :class:`DrawOptions`; keywords
+    set or override its fields:
 
-    - ``rankdir``: ``'LR'`` (inputs on the left), ``'TB'``, ``'RL'`` or ``'BT'``.
+    - ``rankdir``: ``'auto'`` (the default: left to right, or top to bottom
+      when left to right is wider than ``page_width`` and top to bottom is
+      narrower), ``'LR'``, ``'TB'``, ``'RL'`` or ``'BT'``.
     - ``show_grad``: show each Value's grad.  ``precision``: decimals shown.
     - ``params`` (a Module, ``{name: Value}`` or a list of Values) or
       ``model`` (a Module): which leaves are parameters, for colouring and
@@ -145,7 +190,6 @@ def draw_dot(root, **options):
       count as parameters anyway.
     - ``color_by``: ``'role'`` (inputs blue, parameters amber, intermediate
       white, output green), ``'grad'`` (red negative, blue positive) or None.
-    - ``highlight``: Values and/or ``(input, output)`` pairs to mark in red.
     - ``show_local_grads``: label each edge with the local derivative of the
       operation's output with respect to that input.
     - ``max_nodes``: the most Graphviz nodes to draw (default 150, None for
@@ -153,11 +197,20 @@ def draw_dot(root, **options):
       into their operations, a layer's neurons grouped, repeated per-sample
       terms left out) and the drawing says what was collapsed.
     - ``title``: a caption above the graph.  ``legend``: show the colour key.
+    - ``page_width``: CSS pixels the drawing should fit (default 850, a
+      JupyterLab output at 1280 px with the file browser open); a wider
+      drawing scrolls sideways in its own box rather than shrinking.
+
+    ``highlight``: Values and/or ``(input, output)`` pairs to mark in red.
 
     Returns a :class:`GraphDrawing`; save it with ``.export("graph.png")``
     (or ``.svg``, ``.pdf``, ``.dot``), or ``.render(...)`` as any Digraph.
     """
-    return make_drawing(dot_text(root, **options))
+    options = make_options(options, changes)
 
+    def make(rankdir):
+        return make_drawing(dot_text(root, options, highlight, rankdir), options.page_width, rankdir)
 
-draw_dot.__signature__ = inspect.signature(dot_text)
+    if options.rankdir != "auto":
+        return make(options.rankdir)
+    return narrower(make("LR"), lambda: make("TB"))

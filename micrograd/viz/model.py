@@ -7,8 +7,9 @@ the model: it runs a forward pass when given a sample, never ``backward``.
 """
 
 from . import style
-from .drawing import GraphDrawing
+from .drawing import GraphDrawing, narrower
 from .dotsource import GRAPH_NAME
+from .options import PAGE_WIDTH_PX, RANKDIRS
 from .labels import check_precision, format_number, html_text
 from ..nn import MLP, Layer, Neuron
 
@@ -16,51 +17,60 @@ INACTIVE_TEXT = "#94a3b8"
 ACTIVATION_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigmoid", None: "linear"}
 
 
-def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="LR", max_rows=20):
+def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="auto", max_rows=20, page_width=PAGE_WIDTH_PX):
     """Draw an MLP, Layer or Neuron as boxes of neurons (see the module docstring).
 
     ``x``: one input sample (a list of numbers or Values); each neuron then
     shows its output for it.  ``max_rows``: neurons listed per layer before
-    the rest are summarised in one row.
+    the rest are summarised in one row.  ``rankdir``: ``'auto'`` (layers
+    left to right, or top to bottom when that fits ``page_width`` CSS pixels
+    better), ``'LR'``, ``'TB'``, ``'RL'`` or ``'BT'``.
     """
     layers = _layers(model)
     check_precision(precision)
     if isinstance(max_rows, bool) or not isinstance(max_rows, int) or max_rows < 1:
         raise ValueError(f"max_rows is how many neurons to list per layer, a whole number of at least 1, got {max_rows!r}")
-    if rankdir not in ("LR", "TB", "RL", "BT"):
-        raise ValueError(f"rankdir is one of LR, TB, RL, BT, got {rankdir!r}")
+    if rankdir not in RANKDIRS:
+        raise ValueError(f"rankdir is one of {', '.join(RANKDIRS)}, got {rankdir!r}")
     nin = len(layers[0][0].w)
     outputs = _outputs(layers, x, nin)
 
     def fmt(value):
         return format_number(value, precision)
 
-    body = [
-        f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" nodesep=0.3 ranksep=0.5]\n',
-        f'\tnode [fontname="{style.FONT}" fontsize=11 shape=plain]\n',
-        f'\tedge [color="{style.EDGE}" arrowsize=0.7]\n',
-    ]
-    if x is None:
-        inputs = f"<B>{nin} inputs</B>"
-    else:
-        inputs = "<B>input</B><BR/>" + "<BR/>".join(fmt(_data(v)) for v in x[:max_rows])
-        if len(x) > max_rows:
-            inputs += f"<BR/>… {len(x) - max_rows} more"
-    body.append(
-        f'\tx [label=<{inputs}> shape=box style="rounded,filled" fillcolor="{style.ROLE_FILLS["input"]}" '
-        f'color="{style.BORDER}" margin="0.15,0.08"]\n'
-    )
-    previous = "x"
-    for i, neurons in enumerate(layers):
-        last = i == len(layers) - 1
-        table = _layer_table(i, neurons, outputs[i] if outputs else None, last, fmt, show_grad, max_rows)
-        body.append(f"\tL{i} [label=<{table}>]\n")
-        body.append(f"\t{previous} -> L{i}\n")
-        previous = f"L{i}"
-    drawing = GraphDrawing(name=GRAPH_NAME, body=body)
-    drawing.value_count = sum(len(n.w) + 1 for neurons in layers for n in neurons)
-    drawing.node_count = len(layers) + 1
-    return drawing
+    def make(rankdir):
+        body = [
+            f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" nodesep=0.3 ranksep=0.5]\n',
+            f'\tnode [fontname="{style.FONT}" fontsize=11 shape=plain]\n',
+            f'\tedge [color="{style.EDGE}" arrowsize=0.7]\n',
+        ]
+        if x is None:
+            inputs = f"<B>{nin} inputs</B>"
+        else:
+            inputs = "<B>input</B><BR/>" + "<BR/>".join(fmt(_data(v)) for v in x[:max_rows])
+            if len(x) > max_rows:
+                inputs += f"<BR/>… {len(x) - max_rows} more"
+        body.append(
+            f'\tx [label=<{inputs}> shape=box style="rounded,filled" fillcolor="{style.ROLE_FILLS["input"]}" '
+            f'color="{style.BORDER}" margin="0.15,0.08"]\n'
+        )
+        previous = "x"
+        for i, neurons in enumerate(layers):
+            last = i == len(layers) - 1
+            table = _layer_table(i, neurons, outputs[i] if outputs else None, last, fmt, show_grad, max_rows)
+            body.append(f"\tL{i} [label=<{table}>]\n")
+            body.append(f"\t{previous} -> L{i}\n")
+            previous = f"L{i}"
+        drawing = GraphDrawing(name=GRAPH_NAME, body=body)
+        drawing.value_count = sum(len(n.w) + 1 for neurons in layers for n in neurons)
+        drawing.node_count = len(layers) + 1
+        drawing.page_width = page_width
+        drawing.rankdir = rankdir
+        return drawing
+
+    if rankdir != "auto":
+        return make(rankdir)
+    return narrower(make("LR"), lambda: make("TB"))
 
 
 def _layers(model):

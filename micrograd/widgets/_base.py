@@ -4,7 +4,7 @@ import html
 
 from .. import optional
 
-__all__ = ["require", "Controller", "graph_html", "fmt", "message_html"]
+__all__ = ["require", "Controller", "graph_html", "fmt", "message_html", "static_html"]
 
 
 def require(module):
@@ -20,7 +20,10 @@ class Controller:
 
     Putting a controller on the last line of a cell displays its widget.  The
     plain-text part of that display is a short summary rather than the
-    widget's repr, which would be long and hold an object's address.
+    widget's repr, which would be long and hold an object's address.  The
+    HTML part is a static picture of the state (``static_html()``): where no
+    kernel runs (GitHub, nbviewer, a static site) it stands in for the live
+    widget, which JupyterLab shows instead.
     """
 
     widget = None
@@ -28,7 +31,12 @@ class Controller:
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = self.summary()
+        bundle["text/html"] = self.static_html()
         return bundle
+
+    def static_html(self):
+        """The widget's current state as HTML with no controls (the same in every run)."""
+        return static_html(message_html(self.summary()))
 
     def summary(self):
         """One line saying what the controller shows and where it is."""
@@ -40,9 +48,17 @@ class Controller:
 
 def fmt(x, precision=4):
     """A number as the drawings show it (``micrograd.viz``'s format)."""
-    from ..viz.labels import format_number
+    from ..viz import format_number
 
     return format_number(x, precision)
+
+
+def static_html(body):
+    """A widget's static picture: ``body`` in a box that says the live widget needs a kernel."""
+    return (
+        f'<div class="micrograd-static">{body}'
+        '<div style="font-size:12px;color:#64748b">A picture of the widget; run the notebook to use it.</div></div>'
+    )
 
 
 def message_html(text, kind="note"):
@@ -52,18 +68,13 @@ def message_html(text, kind="note"):
 
 
 def graph_html(drawing):
-    """A ``micrograd.viz`` drawing as SVG, ready for an ``ipywidgets.HTML``.
+    """A ``micrograd.viz`` drawing as HTML for an ``ipywidgets.HTML``: at its own size, scrolling when wide.
 
     Without Graphviz's ``dot`` program the panel shows viz's install advice
     and the DOT text instead, so the widget still works.
     """
     graphviz = require("graphviz")
     try:
-        svg = drawing.svg()
+        return drawing.html()
     except graphviz.ExecutableNotFound as error:
         return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'
-    # An HTML widget wants the <svg> element itself, not an XML document; a
-    # graph wider than the output area shrinks to fit instead of being cut off.
-    svg = svg[svg.index("<svg") :].replace("<svg", '<svg style="max-width:100%;height:auto"', 1)
-    return f'<div class="micrograd-graph">{svg}</div>'
-

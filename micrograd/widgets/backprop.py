@@ -3,8 +3,8 @@
 import html
 
 from ..engine import Value, topological_order
-from ._base import Controller, fmt, graph_html, message_html, widgets
-from .drawing import draw, node_names
+from ._base import Controller, fmt, graph_html, message_html, static_html, widgets
+from .drawing import draw, drawing_options, node_names
 
 __all__ = ["BackpropStepper"]
 
@@ -21,20 +21,25 @@ class BackpropStepper(Controller):
     every gradient at zero, leaves included (``backward()`` would add into
     the leaves' existing gradients), so after ``finish()`` every gradient
     equals what ``root.backward()`` gives on freshly zeroed leaves.
-    ``reset()`` sets every gradient back to zero.  Keyword arguments go to
-    ``micrograd.viz.draw_dot``.
+    ``reset()`` sets every gradient back to zero.
+
+    ``options`` (a ``micrograd.viz.DrawOptions``) and keyword arguments
+    choose how the graph is drawn, as for ``draw_dot``; local derivatives
+    are shown on the edges unless ``show_local_grads=False``.  The layout
+    (left to right or top to bottom) is chosen once, from the first drawing,
+    so the graph does not jump about between steps.
     """
 
-    def __init__(self, root, **draw_options):
+    def __init__(self, root, options=None, **changes):
         if not isinstance(root, Value):
             raise TypeError(f"BackpropStepper takes the output Value of a computation, got {type(root).__name__}")
         self.root = root
         self.nodes = topological_order(root)
-        self.names = node_names(self.nodes, draw_options.get("model", draw_options.get("params")))
+        self.options = drawing_options(options, changes, show_local_grads=True)
+        self.names = node_names(self.nodes, self.options.parameters)
         # Only nodes with inputs have chain-rule work to do; a lone leaf still
         # gets one step, the seed.
         self.schedule = [node for node in reversed(self.nodes) if node.inputs] or [root]
-        self.draw_options = {"show_local_grads": True, **draw_options}
         self._undo = []  # per step taken: ([(node, grad before), ...], its updates)
         self.updates = []  # the updates of the last step, for the panel
         self._build_widgets()
@@ -61,6 +66,7 @@ class BackpropStepper(Controller):
         self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="all gradients back to zero")
         self.panel = widgets.HTML()
         self.graph = widgets.HTML()
+        self.graph.add_class("micrograd-graph")
         self.step_button.on_click(lambda _: self.step())
         self.back_button.on_click(lambda _: self.back())
         self.run_button.on_click(lambda _: self.finish())
@@ -122,10 +128,19 @@ class BackpropStepper(Controller):
     def redraw(self):
         self.step_button.disabled = self.run_button.disabled = self.done
         self.back_button.disabled = self.reset_button.disabled = self.position == 0
+        self.graph.value = self._graph_html()
+        self.panel.value = self._panel_html()
+
+    def _graph_html(self):
         node = self.current
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
-        self.graph.value = graph_html(draw(self.root, highlight=highlight, **self.draw_options))
-        self.panel.value = self._panel_html()
+        drawing = draw(self.root, self.options, highlight)
+        if self.options.rankdir == "auto":
+            self.options = self.options.replace(rankdir=drawing.rankdir)
+        return graph_html(drawing)
+
+    def static_html(self):
+        return static_html(f'<div>{self._panel_html()}</div>{self._graph_html()}')
 
     def _panel_html(self):
         name = self.names

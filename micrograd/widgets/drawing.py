@@ -1,15 +1,25 @@
-"""The drawings and node names the graph widgets share, through micrograd.viz."""
+"""The drawings and node names the graph widgets share, through micrograd.viz's public names."""
 
-from ._base import fmt
+from ._base import fmt, require
 
-__all__ = ["draw", "node_names"]
+__all__ = ["draw", "drawing_options", "node_names"]
 
 
-def draw(root, highlight=(), **options):
-    """``micrograd.viz.draw_dot`` of ``root``, with ``highlight`` nodes and edges."""
-    from ..viz import draw_dot  # imported here: viz needs graphviz, the engine does not
+def drawing_options(options, changes, **defaults):
+    """One ``viz.DrawOptions`` from an options object and/or keywords, over the widget's ``defaults``."""
+    viz = require("micrograd.viz")  # through require: viz needs graphviz, the engine does not
+    if options is None:
+        options = viz.DrawOptions(**defaults)
+    elif not isinstance(options, viz.DrawOptions):
+        if isinstance(options, dict):  # the keyword dict the widgets used to take
+            return drawing_options(None, {**options, **changes}, **defaults)
+        raise TypeError(f"drawing options are a micrograd.viz.DrawOptions or a dict of draw_dot keywords, got {type(options).__name__}")
+    return options.replace(**changes)
 
-    return draw_dot(root, highlight=list(highlight), **options)
+
+def draw(root, options, highlight=()):
+    """``micrograd.viz.draw_dot`` of ``root`` with ``options``, marking ``highlight`` nodes and edges."""
+    return require("micrograd.viz").draw_dot(root, options, highlight=list(highlight))
 
 
 def node_names(nodes, params=None):
@@ -19,7 +29,5 @@ def node_names(nodes, params=None):
     ``params`` or ``model``), else its operation and data in brackets, e.g.
     ``[tanh 0.7616]``: the drawing shows that operation next to that number.
     """
-    from ..viz.graph import parameter_names
-
-    parameters = parameter_names(params)
+    parameters = require("micrograd.viz").parameter_names(params)
     return {node: node.label or parameters.get(node) or f"[{node.op or 'value'} {fmt(node.data)}]" for node in nodes}

@@ -7,8 +7,8 @@ import numbers
 
 from ..engine import Value
 from ..gradcheck import numerical_gradient
-from ._base import Controller, fmt, graph_html, message_html, widgets
-from .drawing import draw
+from ._base import Controller, fmt, graph_html, message_html, static_html, widgets
+from .drawing import draw, drawing_options
 
 __all__ = ["ExpressionExplorer"]
 
@@ -22,15 +22,19 @@ class ExpressionExplorer(Controller):
 
     ``fn`` takes one Value per input and returns a Value; its parameter
     names label the sliders.  Start values come from keyword arguments, then
-    from ``fn``'s defaults, else 1.0.  Each slider spans ``limits`` (widened
-    to include its start value) in steps of ``step``.
+    from ``fn``'s defaults, else 1.0.  Each slider spans ``limits`` in steps
+    of ``step``; a start value outside them gets a range of the same width
+    around it, so no slider starts pinned at one end.
 
         ExpressionExplorer(lambda a, b: a * b + a.tanh(), a=0.5, b=-2.0)
 
     Next to each gradient the panel shows the slope measured by nudging that
     input (a central difference), so a derivative can be seen as "nudge the
-    input, watch the output".  Keyword arguments ``draw_options`` go to
-    ``micrograd.viz.draw_dot``; ``show_graph=False`` leaves the drawing out.
+    input, watch the output".  The panel and the drawing use the labels
+    ``fn`` gives its Values (``e = a * b; e.label = "e"``), the output's
+    included.  ``draw_options`` (a ``micrograd.viz.DrawOptions`` or a dict of
+    ``draw_dot`` keywords) chooses how the graph is drawn; ``show_graph=False``
+    leaves the drawing out.
     """
 
     def __init__(self, fn, *, limits=(-5.0, 5.0), step=0.01, show_graph=True, draw_options=None, **values):
@@ -56,7 +60,7 @@ class ExpressionExplorer(Controller):
         if low is None or not low < high or not step > 0:
             raise ValueError(f"limits must be (low, high) with low < high and step positive, got limits={limits!r}, step={step!r}")
         self.show_graph = show_graph
-        self.draw_options = dict(draw_options or {})
+        self.options = drawing_options(draw_options, {})
         self.output = None
         self.leaves = {}
         self.gradients = {}
@@ -68,8 +72,8 @@ class ExpressionExplorer(Controller):
             start = _start_value(name, values, fn)
             self.sliders[name] = widgets.FloatSlider(
                 value=start,
-                min=min(low, start),
-                max=max(high, start),
+                min=min(low, start - (high - low) / 2),
+                max=max(high, start + (high - low) / 2),
                 step=step,
                 description=name,
                 readout_format=".3f",
@@ -78,6 +82,7 @@ class ExpressionExplorer(Controller):
             self.sliders[name].observe(lambda _: self.update(), names="value")
         self.panel = widgets.HTML()
         self.graph = widgets.HTML()
+        self.graph.add_class("micrograd-graph")
         self.widget = widgets.VBox([widgets.VBox(list(self.sliders.values())), self.panel, self.graph])
         self.widget.add_class("micrograd-expression-explorer")
         self.panel.add_class("micrograd-panel")
@@ -114,7 +119,15 @@ class ExpressionExplorer(Controller):
             self.slopes = self._measured_slopes(list(values.values()))
         self.panel.value = self._panel_html()
         if self.show_graph:
-            self.graph.value = "" if self.output is None else graph_html(draw(self.output, **self.draw_options))
+            self.graph.value = self._graph_html()
+
+    def _graph_html(self):
+        if self.output is None:
+            return ""
+        drawing = draw(self.output, self.options)
+        if self.options.rankdir == "auto":  # chosen once: the drawing keeps its shape as sliders move
+            self.options = self.options.replace(rankdir=drawing.rankdir)
+        return graph_html(drawing)
 
     def _measured_slopes(self, point):
         """{name: slope by central differences}, None where a nudge leaves the domain."""
@@ -126,20 +139,26 @@ class ExpressionExplorer(Controller):
     def _panel_html(self):
         if self.error is not None:
             return message_html(f"At these inputs the expression cannot be computed: {self.error}", kind="error")
+        out = html.escape(self.output.label)
         rows = "".join(
-            f"<tr><td style='padding-right:1.5em'><code>∂out/∂{html.escape(name)}</code></td><td><code>{fmt(self.gradients[name])}</code></td>"
+            f"<tr><td style='padding-right:1.5em'><code>∂{out}/∂{html.escape(name)}</code></td><td><code>{fmt(self.gradients[name])}</code></td>"
             f"<td><code>{'–' if self.slopes[name] is None else fmt(self.slopes[name])}</code></td></tr>"
             for name in self.names
         )
         return (
-            f"<div>out = <b class='micrograd-output'>{fmt(self.output.data)}</b></div>"
+            f"<div>{out} = <b class='micrograd-output'>{fmt(self.output.data)}</b></div>"
             "<table style='line-height:1.5'><tr><th></th><th style='padding-right:1.5em'>backward()</th><th>nudge the input</th></tr>"
             f"{rows}</table>"
         )
 
+    def static_html(self):
+        inputs = " ".join(f"{html.escape(name)} = {fmt(x, 3)}" for name, x in self.values.items())
+        graph = self._graph_html() if self.show_graph else ""
+        return static_html(f"<div><code>{inputs}</code></div>{self._panel_html()}{graph}")
+
     def summary(self):
         inputs = ", ".join(f"{name}={fmt(x, 3)}" for name, x in self.values.items())
-        result = self.error if self.output is None else f"out = {fmt(self.output.data)}"
+        result = self.error if self.output is None else f"{self.output.label} = {fmt(self.output.data)}"
         return f"ExpressionExplorer({inputs}): {result}"
 
 

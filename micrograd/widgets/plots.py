@@ -8,11 +8,12 @@ from ..nn import MLP, Layer, Neuron
 from ._base import require
 
 np = require("numpy")
+matplotlib = require("matplotlib")
 matplotlib_figure = require("matplotlib.figure")
 FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
 PIL_Image = require("PIL.Image")
 
-__all__ = ["grid_outputs", "class_margins", "TrainingPlot"]
+__all__ = ["grid_outputs", "class_margins", "TrainingPlot", "DENSITY"]
 
 
 def _sigmoid(z):
@@ -92,21 +93,38 @@ def class_margins(outputs):
     return np.stack([outputs[:, k] - np.delete(outputs, k, axis=1).max(axis=1) for k in range(outputs.shape[1])])
 
 
+# The figure's size on the page, in CSS pixels: a panel each for the loss and
+# the decision boundary, together well inside the ~850 px a JupyterLab output
+# has at 1280 px with the file browser open.
+PANEL_WIDTH_PX = 390
+SINGLE_PANEL_WIDTH_PX = 520
+HEIGHT_PX = 300
+# Pixels per CSS pixel: sharp on a 2× (retina) screen, shown at half size elsewhere.
+DENSITY = 2
+_CSS_DPI = 96  # CSS pixels per inch, fixed by the CSS standard
+# A loss whose largest and smallest values differ this many times gets a log scale.
+LOG_SCALE_RATIO = 100.0
+
+
 class TrainingPlot:
     """One figure: the loss per step, and (for 2-D inputs) the decision boundary.
 
+    Rendered at the size it is shown (``size``, in CSS pixels) at
+    ``DENSITY`` pixels per CSS pixel, so the browser never stretches it.
     Drawn the way animations are: the axes, ticks and labels are rendered
     once and kept as a background; a redraw pastes that background and draws
     only what moves (the loss curve, the class regions, the points on top
-    of them).  That is about 10 ms instead of about 50 ms for a full render.
-    The axes' limits grow in coarse jumps (10, 20, 50, 100, ... steps), so
-    the background only needs rendering again now and then.
+    of them).  The axes' limits grow in coarse jumps (10, 20, 50, 100, ...
+    steps), so the background only needs rendering again now and then.  A
+    loss spanning orders of magnitude is drawn on a log scale.
     """
 
     def __init__(self, model, X, y, boundary=False, resolution=40):
         self.boundary = boundary
         panels = 2 if boundary else 1
-        self.figure = matplotlib_figure.Figure(figsize=(4.2 * panels, 3.2), dpi=80)
+        width = PANEL_WIDTH_PX * 2 if boundary else SINGLE_PANEL_WIDTH_PX
+        self.size = (width, HEIGHT_PX)
+        self.figure = matplotlib_figure.Figure(figsize=(width / _CSS_DPI, HEIGHT_PX / _CSS_DPI), dpi=_CSS_DPI * DENSITY)
         self.canvas = FigureCanvasAgg(self.figure)
         axes = self.figure.subplots(1, panels, squeeze=False)[0]
         self.loss_axes = axes[0]
@@ -121,6 +139,11 @@ class TrainingPlot:
         self.figure.tight_layout()
         self._limits = None
         self._background = None
+
+    @property
+    def log_scale(self):
+        """Whether the loss axis is logarithmic (chosen from the losses drawn)."""
+        return self.loss_axes.get_yscale() == "log"
 
     def _setup_boundary(self, axes, model, X, y, resolution):
         X = np.asarray(X, dtype=float)
@@ -148,8 +171,11 @@ class TrainingPlot:
         )
         self.region_colours = colours
 
-    def png(self, history, model=None):
-        """Draw the history (and the model's regions) and return PNG bytes."""
+    def _moving(self):
+        return [artist for artist in [*self.regions, self.points, self.loss_line] if artist is not None]
+
+    def update(self, history, model=None):
+        """Set the curve (and the model's regions) to show ``history``."""
         steps = [record["step"] for record in history]
         losses = [record["loss"] for record in history]
         self.loss_line.set_data(steps, losses)
@@ -157,27 +183,59 @@ class TrainingPlot:
         self._fit_limits(steps, losses)
         if self.boundary and model is not None:
             self._update_regions(model)
+
+    def png(self, history, model=None):
+        """Draw the history (and the model's regions) and return PNG bytes."""
+        self.update(history, model)
         if self._background is None:
             self.canvas.draw()  # everything except the animated artists
             self._background = self.canvas.copy_from_bbox(self.figure.bbox)
         self.canvas.restore_region(self._background)
-        for artist in [*self.regions, self.points, self.loss_line]:
-            if artist is not None:
-                self.figure.draw_artist(artist)
+        for artist in self._moving():
+            self.figure.draw_artist(artist)
         return rgba_png(self.canvas.buffer_rgba())
+
+    def svg(self, history, model=None):
+        """The same picture as SVG text, the same in every run (for a notebook's stored output)."""
+        self.update(history, model)
+        moving = self._moving()
+        for artist in moving:
+            artist.set_animated(False)  # a full render skips animated artists
+        out = io.StringIO()
+        try:
+            # A fixed salt makes the ids of clip paths repeatable; text stays
+            # text, so the picture does not depend on the fonts installed.
+            with matplotlib.rc_context({"svg.hashsalt": "micrograd", "svg.fonttype": "none"}):
+                self.figure.savefig(out, format="svg", dpi=_CSS_DPI, metadata={"Date": None, "Creator": None})
+        finally:
+            for artist in moving:
+                artist.set_animated(True)
+            self._background = None  # savefig re-rendered the canvas
+        text = out.getvalue()
+        return text[text.index("<svg") :]
 
     def _fit_limits(self, steps, losses):
         if losses:
             last = _round_up(steps[-1])
-            bottom = min(0.0, min(losses))
-            top = max(losses)
-            if self._limits is not None and self._limits[0] >= last and self._limits[1] <= bottom and self._limits[2] >= top:
-                return  # everything still fits: the background stays valid
-            limits = (last, bottom, top * 1.15 if top > 0 else 1.0)
+            positive = [x for x in losses if x > 0 and np.isfinite(x)]
+            log = len(positive) == len(losses) and max(positive) >= LOG_SCALE_RATIO * min(positive)
+            if log:
+                # Whole decades, so the limits change rarely as the loss falls.
+                bottom = 10.0 ** np.floor(np.log10(min(positive)))
+                top = 10.0 ** np.ceil(np.log10(max(positive)))
+            else:
+                bottom = min(0.0, min(losses))
+                top = max(losses)
+                if self._limits is not None and not self._limits[3] and self._limits[0] >= last and self._limits[1] <= bottom and self._limits[2] >= top:
+                    return  # everything still fits: the background stays valid
+                top = top * 1.15 if top > 0 else 1.0
+            limits = (last, bottom, top, log)
         else:
-            limits = (10, 0.0, 1.0)
+            limits = (10, 0.0, 1.0, False)
         if limits != self._limits:
             self._limits = limits
+            self.loss_axes.set_yscale("log" if limits[3] else "linear")
+            self.loss_axes.set_ylabel("log scale" if limits[3] else "")
             self.loss_axes.set_xlim(0, limits[0])
             self.loss_axes.set_ylim(limits[1], limits[2])
             self._background = None

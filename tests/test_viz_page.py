@@ -1,0 +1,119 @@
+"""Drawings on the page: the layout from the graph's shape, and a box that scrolls instead of shrinking."""
+
+import re
+
+import pytest
+
+from micrograd import MLP, Value
+from micrograd.viz import PAGE_WIDTH_PX, DrawOptions, draw_dot, draw_model, fit_to_page, svg_size
+from viz_graphs import lecture_expression, lecture_neuron
+
+MIN_TEXT_PX = 11
+
+
+def smallest_text_px(svg):
+    """The smallest font size in a Graphviz SVG, in CSS px at the drawing's own size."""
+    view = re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+)', svg)
+    width_px, _ = svg_size(svg)
+    scale = width_px / float(view.group(1))  # CSS px per user unit (Graphviz: 4/3, one unit is a point)
+    return min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', svg)) * scale
+
+
+def chain(n):
+    x = Value(0.5, label="x")
+    for _ in range(n):
+        x = x.tanh()
+    return x
+
+
+def test_a_short_chain_stays_left_to_right():
+    drawing = draw_dot(chain(1))
+    assert drawing.rankdir == "LR" and drawing.width_px <= PAGE_WIDTH_PX
+    assert "rankdir=LR" in drawing.source
+
+
+def test_a_long_chain_turns_top_to_bottom():
+    drawing = draw_dot(chain(12))
+    assert drawing.rankdir == "TB" and drawing.width_px <= PAGE_WIDTH_PX
+
+
+def test_a_tree_too_wide_left_to_right_is_drawn_top_to_bottom():
+    L = lecture_expression()
+    wide = draw_dot(L, rankdir="LR")
+    assert wide.width_px > PAGE_WIDTH_PX  # the lecture's L, 1348 px left to right
+    drawing = draw_dot(L)
+    assert drawing.rankdir == "TB" and "rankdir=TB" in drawing.source
+    assert drawing.width_px <= PAGE_WIDTH_PX
+    # A wider page takes the left-to-right drawing as it is.
+    assert draw_dot(L, page_width=2000).rankdir == "LR"
+
+
+def test_a_model_drawing_fits_the_page():
+    mlp = MLP(3, [4, 4, 1], rng=0)
+    assert draw_model(mlp, [2.0, 3.0, -1.0], rankdir="LR").width_px > PAGE_WIDTH_PX
+    drawing = draw_model(mlp, [2.0, 3.0, -1.0])
+    assert drawing.rankdir == "TB" and drawing.width_px <= PAGE_WIDTH_PX
+    with pytest.raises(ValueError, match="rankdir is one of auto, LR"):
+        draw_model(mlp, rankdir="sideways")
+
+
+@pytest.mark.parametrize("make", [lecture_expression, lambda: lecture_neuron()[0], lambda: chain(12)])
+def test_text_is_readable_at_the_drawings_own_size(make):
+    drawing = draw_dot(make(), show_local_grads=True)
+    assert smallest_text_px(drawing.svg()) >= MIN_TEXT_PX
+
+
+def test_the_notebook_html_keeps_the_drawing_at_its_size_and_scrolls():
+    drawing = draw_dot(chain(12), rankdir="LR")
+    width, height = svg_size(drawing.svg())
+    assert width > PAGE_WIDTH_PX
+    html = drawing.html()
+    assert html.startswith('<div class="micrograd-drawing" style="overflow-x:auto;')
+    assert f'<svg style="max-width:none;width:{width:.0f}px;height:{height:.0f}px"' in html
+    assert "<?xml" not in html and "<!DOCTYPE" not in html
+    assert f"The drawing is {width:.0f} px wide: scroll sideways" in html
+    bundle = drawing._repr_mimebundle_()
+    assert bundle["text/html"] == html and bundle["image/svg+xml"] == drawing.svg()
+    assert draw_dot(chain(12), rankdir="LR")._repr_mimebundle_() == bundle  # the same in every run: strict nbval
+
+
+def test_a_drawing_that_fits_says_nothing_about_scrolling():
+    html = draw_dot(chain(1)).html()
+    assert "scroll sideways" not in html and "max-width:none" in html
+
+
+def test_svg_size_reads_points_and_pixels():
+    assert svg_size('<svg width="72pt" height="36pt" viewBox="0 0 72 36">') == (96.0, 48.0)
+    assert svg_size('<svg height="20px" width="100px">') == (100.0, 20.0)
+    with pytest.raises(ValueError, match="no <svg> element"):
+        svg_size("<html></html>")
+    with pytest.raises(ValueError, match="no width in pt or px"):
+        svg_size('<svg width="50%" height="10pt">')
+    assert "scroll sideways" in fit_to_page('<svg width="900px" height="10px"></svg>', page_width=800)
+
+
+def test_options_travel_as_one_object():
+    L = lecture_expression()
+    options = DrawOptions(show_local_grads=True, precision=2, rankdir="LR")
+    assert draw_dot(L, options).source == draw_dot(L, show_local_grads=True, precision=2, rankdir="LR").source
+    assert draw_dot(L, options, precision=3).source == draw_dot(L, show_local_grads=True, precision=3, rankdir="LR").source
+    assert options.replace(precision=3).precision == 3 and options.precision == 2
+    with pytest.raises(TypeError, match="unknown drawing option colour; the options are rankdir"):
+        options.replace(colour="red")
+    with pytest.raises(TypeError, match="is a DrawOptions"):
+        draw_dot(L, {"precision": 2})
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        (dict(rankdir="left"), "rankdir is one of auto, LR"),
+        (dict(max_nodes=3), "max_nodes"),
+        (dict(page_width=0), "page_width"),
+        (dict(color_by="size"), "color_by"),
+        (dict(precision=-1), "precision"),
+    ],
+)
+def test_bad_options_are_explained(changes, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        DrawOptions(**changes)
