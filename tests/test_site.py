@@ -24,6 +24,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from test_browser import CHROMIUM_ARGS, chromium_or_fail
@@ -231,3 +232,55 @@ def test_lesson_pages_have_previous_and_next(site):
     for page in lessons:
         html = page.read_text()
         assert 'class="right-next"' in html or "right-next" in html, f"{page.name} has no next link"
+
+
+def widget_notebook(picture):
+    """A one-cell notebook whose output is a widget bundle: the view, a static picture, the repr."""
+    output = nbformat.v4.new_output(
+        "display_data",
+        data={
+            WIDGET_VIEW: {"model_id": "0" * 31 + "1", "version_major": 2, "version_minor": 0},
+            "text/plain": "Stepper(step 3 of 10)",
+            **picture,
+        },
+    )
+    cell = nbformat.v4.new_code_cell("Stepper()", outputs=[output])
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A widget"), cell])
+    notebook.metadata["widgets"] = {
+        "application/vnd.jupyter.widget-state+json": {"state": {"0" * 31 + "1": {"model_name": "VBoxModel", "state": {}}},
+                                                      "version_major": 2, "version_minor": 0}
+    }
+    return notebook
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
+
+
+@pytest.mark.parametrize(
+    "picture, shown",
+    [
+        ({"image/svg+xml": SVG}, 'src="_images/'),
+        ({"text/html": f'<div class="stepper-picture">{SVG}</div>'}, '<div class="stepper-picture"><svg'),
+        ({}, None),
+    ],
+    ids=["svg picture", "html picture", "no picture"],
+)
+def test_a_widget_shows_its_static_picture_and_the_live_note(tmp_path, picture, shown):
+    # The site's own configuration (docs/conf.py) on a notebook made here, so each
+    # form of static picture a widget may carry is covered whatever the lessons hold.
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "index.md").write_text("# Site\n\n```{toctree}\nwidget\n```\n")
+    nbformat.write(widget_notebook(picture), source / "widget.ipynb")
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(ROOT / "docs"), str(source), str(tmp_path / "html")],
+        capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS,
+    )
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "html" / "widget.html").read_text()
+    note = page.index('class="widget-note')
+    if shown:
+        assert shown in page and page.index(shown) < note  # the picture, then the note under it
+    assert "Stepper(step 3 of 10)" not in page  # the repr is no picture
+    assert f'type="{WIDGET_VIEW}"' not in page  # no view: nothing to render it without a kernel
+    assert not re.search(r'<script[^>]+src="(https?:)?//', page), "a script from another host"
