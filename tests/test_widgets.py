@@ -666,3 +666,155 @@ def test_explorer_refuses_what_it_cannot_put_on_sliders():
 def test_explorer_display_text():
     explorer = ExpressionExplorer(lambda a, b: a * b, a=2.0, b=-3.0)
     assert explorer._repr_mimebundle_()["text/plain"] == "ExpressionExplorer(a=2.000, b=-3.000): out = -6.0000"
+
+
+# -- on the page: sizes, numbers that agree, a static picture --------------------------------
+
+
+def png_size(data):
+    import struct
+
+    width, height = struct.unpack(">II", bytes(data)[16:24])
+    return width, height
+
+
+def test_training_plot_is_rendered_at_its_display_size_and_double_density():
+    from micrograd.widgets.plots import DENSITY
+
+    X, y = blobs()
+    stepper = TrainingStepper(MLP(2, [4, 1], rng=0), X, y, loss="hinge")
+    width, height = stepper.plot.size
+    assert stepper.image.layout.width == f"{width}px" and stepper.image.layout.height == f"{height}px"
+    assert png_size(stepper.image.value) == (DENSITY * width, DENSITY * height)
+    assert DENSITY >= 2 and width <= 800  # inside an 850 px output, with room to spare
+
+
+def test_loss_axis_turns_logarithmic_when_the_loss_spans_orders_of_magnitude():
+    stepper = TrainingStepper(MLP(3, [4, 4, 1], rng=2), FOUR_X, FOUR_Y, loss="sum_of_squares", lr=0.05)
+    stepper.run(3)
+    assert not stepper.plot.log_scale
+    stepper.run(400)
+    losses = [r["loss"] for r in stepper.history]
+    assert max(losses) > 100 * min(losses)
+    assert stepper.plot.log_scale and stepper.plot.loss_axes.get_ylim()[0] <= min(losses)
+    stepper.reset()
+    assert not stepper.plot.log_scale
+
+
+def test_lr_readout_and_status_show_the_same_number():
+    from micrograd.widgets.training import format_lr
+
+    X, y = blobs()
+    stepper = TrainingStepper(MLP(2, [4, 1], rng=0), X, y, loss="hinge", lr=linear_decay(1.0, 0.1, 100))
+    assert stepper.lr_slider.readout_format == ".4f" and format_lr(0.91) == "0.9100"
+    for _ in range(10):
+        stepper.step()
+        shown = re.search(r"class='micrograd-lr'>([^<]+)<", stepper.status.value).group(1)
+        assert shown == format(stepper.lr_slider.value, stepper.lr_slider.readout_format)
+        assert shown == format_lr(stepper.session.learning_rate)  # the rate of the next step
+    assert shown == "0.9100"
+    stepper.lr_slider.disabled = False
+    stepper.lr_slider.value = 0.25
+    assert "class='micrograd-lr'>0.2500<" in stepper.status.value
+
+
+def test_stepper_is_a_view_of_a_session():
+    from micrograd.training import TrainingSession
+
+    session = TrainingSession(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    session.run(2)
+    stepper = TrainingStepper(session)
+    assert stepper.history is session.history and "class='micrograd-step'>2<" in stepper.status.value
+    stepper.step()
+    assert len(session.history) == 3
+    with pytest.raises(TypeError, match="shows a session as it is"):
+        TrainingStepper(session, FOUR_X, FOUR_Y)
+    with pytest.raises(TypeError, match="needs the data"):
+        TrainingStepper(MLP(3, [4, 1], rng=0))
+
+
+def static_picture(controller):
+    bundle = controller._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab still shows the live widget
+    return bundle["text/html"]
+
+
+def test_each_widget_carries_a_static_picture_that_is_the_same_in_every_run():
+    def make_all():
+        X, y = blobs()
+        training = TrainingStepper(MLP(2, [4, 1], rng=0), X, y, loss="hinge", lr=0.1)
+        training.run(3)
+        backprop = BackpropStepper(lecture_expression()[0])
+        backprop.step()
+        explorer = ExpressionExplorer(lambda a, b: a * b + b, a=2.0, b=-3.0)
+        return [static_picture(w) for w in (training, backprop, explorer)]
+
+    first, second = make_all(), make_all()
+    assert first == second
+    training, backprop, explorer = first
+    for picture in first:
+        assert picture.startswith('<div class="micrograd-static">') and "run the notebook to use it" in picture
+        assert "<svg" in picture and "0x" not in picture  # a picture, and no object address
+    assert "class='micrograd-step'>3<" in training and "decision boundary" in training
+    assert "node <span class='micrograd-position'>1</span>" in backprop and "micrograd-drawing" in backprop
+    assert "a = 2.000 b = -3.000" in explorer
+
+
+def test_static_training_picture_follows_the_state():
+    stepper = TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, lr=0.05)
+    before = stepper.static_html()
+    stepper.step()
+    assert stepper.static_html() != before
+    stepper.reset()
+    assert stepper.static_html() == before
+
+
+def test_graphs_in_widgets_keep_their_size_and_scroll():
+    stepper = BackpropStepper(lecture_expression()[0])
+    html = stepper.graph.value
+    assert "max-width:none" in html and "overflow-x:auto" in html
+    assert stepper.options.rankdir in ("LR", "TB")  # chosen at the first drawing, then kept
+    layout = stepper.options.rankdir
+    stepper.finish()
+    assert stepper.options.rankdir == layout and f"rankdir={layout}" not in html  # the SVG, not DOT text
+    assert "micrograd-graph" in stepper.graph._dom_classes
+
+
+def test_drawing_options_as_an_object_or_keywords():
+    from micrograd.viz import DrawOptions
+
+    by_object = BackpropStepper(lecture_expression()[0], DrawOptions(precision=2, show_local_grads=False))
+    by_keyword = BackpropStepper(lecture_expression()[0], precision=2, show_local_grads=False)
+    assert by_object.options == by_keyword.options and by_object.options.precision == 2
+    explorer = ExpressionExplorer(lambda a: a * 2.0, draw_options={"precision": 1})
+    assert explorer.options.precision == 1 and "data 2.0<" in explorer.graph.value
+    with pytest.raises(TypeError, match="DrawOptions or a dict"):
+        ExpressionExplorer(lambda a: a * 2.0, draw_options=["precision"])
+
+
+def test_explorer_keeps_every_label_the_expression_gives():
+    def expression(a, b, c, f):
+        e = a * b
+        e.label = "e"
+        d = e + c
+        d.label = "d"
+        L = d * f
+        L.label = "L"
+        return L
+
+    explorer = ExpressionExplorer(expression, a=2.0, b=-3.0, c=10.0, f=-2.0)
+    labels = re.findall(r">([a-zA-Z])</text>", explorer.graph.value)
+    assert sorted(labels) == sorted("abcdefL")
+    assert "∂L/∂a" in explorer.panel.value and "L = <b class='micrograd-output'>-8.0000" in explorer.panel.value
+    assert explorer.summary().endswith("L = -8.0000")
+
+
+def test_widgets_use_only_public_names_of_viz():
+    import pathlib
+
+    import micrograd.widgets
+
+    folder = pathlib.Path(micrograd.widgets.__file__).parent
+    for path in folder.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"viz\.\w+\.|viz\._|from \.\.viz\.", text), f"{path.name} reaches into micrograd.viz's modules"
