@@ -23,16 +23,23 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # -- graphs to step through ---------------------------------------------------------
 
 
-def lecture_expression():
-    """The lecture's L = (a*b + c) * f, every node labelled."""
-    a, b, c, f = Value(2.0, "a"), Value(-3.0, "b"), Value(10.0, "c"), Value(-2.0, "f")
+def labelled_expression(a, b, c, f):
+    """The lecture's L = (a*b + c) * f, naming e = a*b and d = e + c."""
     e = a * b
     e.label = "e"
     d = e + c
     d.label = "d"
     L = d * f
     L.label = "L"
-    return L, {"a": a, "b": b, "c": c, "f": f, "e": e, "d": d}
+    return L
+
+
+def lecture_expression():
+    """The lecture's L with every node labelled, and {label: Value} of the rest."""
+    a, b, c, f = Value(2.0, "a"), Value(-3.0, "b"), Value(10.0, "c"), Value(-2.0, "f")
+    L = labelled_expression(a, b, c, f)
+    d = L.inputs[0]
+    return L, {"a": a, "b": b, "c": c, "f": f, "e": d.inputs[0], "d": d}
 
 
 def neuron_with_reuse():
@@ -793,16 +800,7 @@ def test_drawing_options_as_an_object_or_keywords():
 
 
 def test_explorer_keeps_every_label_the_expression_gives():
-    def expression(a, b, c, f):
-        e = a * b
-        e.label = "e"
-        d = e + c
-        d.label = "d"
-        L = d * f
-        L.label = "L"
-        return L
-
-    explorer = ExpressionExplorer(expression, a=2.0, b=-3.0, c=10.0, f=-2.0)
+    explorer = ExpressionExplorer(labelled_expression, a=2.0, b=-3.0, c=10.0, f=-2.0)
     labels = re.findall(r">([a-zA-Z])</text>", explorer.graph.value)
     assert sorted(labels) == sorted("abcdefL")
     assert "∂L/∂a" in explorer.panel.value and "L = <b class='micrograd-output'>-8.0000" in explorer.panel.value
