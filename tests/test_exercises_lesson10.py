@@ -144,3 +144,16 @@ def test_fused_loss_rejects_unfused_and_wrong_losses(loss_fn, words):
 
 def test_fused_loss_untouched_is_not_attempted():
     assert check.fused_loss(unfinished).status == "not attempted"
+
+
+def test_node_count_names_answers_off_by_the_leaves():
+    from micrograd.engine import graph_size, topological_order
+
+    model, loss = check._step_graph([8, 8, 1])
+    total = graph_size(loss)[0]
+    leaves = sum(1 for node in topological_order(loss) if not node.inputs)
+    constants = leaves - len(model.parameters())
+    without_constants = check.node_count(total - constants)
+    assert without_constants.status == "failed" and f"leaves out {constants} constant leaves" in without_constants.message
+    without_leaves = check.node_count(total - leaves)
+    assert without_leaves.status == "failed" and f"add the {leaves} leaves" in without_leaves.message

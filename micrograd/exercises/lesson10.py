@@ -4,7 +4,7 @@ import math
 import numbers
 
 from ..data import four_samples
-from ..engine import Value, graph_size
+from ..engine import Value, graph_size, topological_order
 from ..gradcheck import gradcheck
 from ..losses import sum_of_squares
 from ..nn import MLP
@@ -44,9 +44,21 @@ def node_count(answer):
     if count == expected:
         return passed(f"{expected} nodes; check it yourself with graph_size(loss)")
     parameters = len(model.parameters())
+    leaves = [node for node in topological_order(loss) if not node.inputs]
+    constants = len(leaves) - parameters
     if count == expected - parameters:
         return failed(
             f"{count} leaves out the {parameters} parameters; hint: weights and biases are leaves of the graph too"
+        )
+    if constants and count == expected - constants:
+        return failed(
+            f"{count} leaves out {constants} constant leaves: a plain number meeting a Value becomes a leaf of its "
+            "own, such as each target t in (p − t), and sum() starts from the number 0"
+        )
+    if count == expected - len(leaves):
+        return failed(
+            f"{count} counts only the nodes operations made; add the {len(leaves)} leaves: the {parameters} "
+            f"parameters and {constants} constants"
         )
     if count == _c_port_node_count(3, [8, 8, 1], 4):
         return failed(f"{count} is the count for the C port's unfused neurons; hint: our neurons are one w·x+b node each")
