@@ -171,9 +171,14 @@ def _run_worker(copy, events_path, time_limit, memory):
         sys.executable, "-m", "micrograd.grading._worker", str(copy), str(events_path),
         "--time-limit", str(time_limit), "--memory", str(memory),
     ]
+    scratch = events_path.parent
+    (scratch / "tmp").mkdir()
+    # Jupyter's connection file and the notebook's temporary files go to the
+    # scratch folder, removed with it.
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(scratch / "runtime"), TMPDIR=str(scratch / "tmp"))
     with open(events_path.with_suffix(".log"), "wb") as log:
         process = subprocess.Popen(
-            command, cwd=copy.parent, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            command, cwd=copy.parent, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         try:

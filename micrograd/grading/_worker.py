@@ -25,7 +25,6 @@ import os
 import resource
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -93,6 +92,7 @@ def grading_client(notebook, folder, events, kernel_dir):
 
 
 def write_kernelspec(folder, memory, cpu_seconds):
+    """A kernelspec folder whose one kernel is micrograd.grading._kernel with these limits."""
     spec = Path(folder) / "micrograd-grading"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
@@ -114,32 +114,34 @@ def run(notebook_path, events_path, time_limit, memory):
     events = Events(events_path)
     notebook = nbformat.read(notebook_path, as_version=4)
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="micrograd-kernelspec-") as kernel_dir:
-        write_kernelspec(kernel_dir, memory, cpu_seconds=int(time_limit * 2) + 30)
-        client = grading_client(notebook, Path(notebook_path).parent, events, kernel_dir)
-        with client.setup_kernel():
-            kernel_pid = client.km.provisioner.pid
-            events("started", kernel_pid=kernel_pid)
-            deadline = time.monotonic() + time_limit
-            for index, cell in enumerate(notebook.cells):
-                if cell.cell_type != "code":
-                    continue
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    events("timeout", cell=index)
-                    break
-                client.timeout = max(1, int(remaining + 0.999))
-                try:
-                    client.execute_cell(cell, index)
-                except CellTimeoutError:
-                    events("timeout", cell=index)
-                    # A kernel stuck in a loop would make nbclient's polite
-                    # shutdown wait: kill it (it leads its own process group).
-                    os.killpg(kernel_pid, signal.SIGKILL)
-                    os._exit(0)
-                except Exception as error:  # the kernel died (out of memory, killed, ...)
-                    events("error", cell=index, ename=type(error).__name__, evalue=str(error)[:MAX_ERROR_TEXT])
-                    break
+    # The kernelspec, like the connection file and temporary files (the grader
+    # points JUPYTER_RUNTIME_DIR and TMPDIR there), lives in the grader's scratch
+    # folder for this notebook, which it removes however the run ended.
+    kernel_dir = write_kernelspec(Path(events_path).parent / "kernelspec", memory, cpu_seconds=int(time_limit * 2) + 30)
+    client = grading_client(notebook, Path(notebook_path).parent, events, kernel_dir)
+    with client.setup_kernel():
+        kernel_pid = client.km.provisioner.pid
+        events("started", kernel_pid=kernel_pid)
+        deadline = time.monotonic() + time_limit
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type != "code":
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                events("timeout", cell=index)
+                break
+            client.timeout = max(1, int(remaining + 0.999))
+            try:
+                client.execute_cell(cell, index)
+            except CellTimeoutError:
+                events("timeout", cell=index)
+                # A kernel stuck in a loop would make nbclient's polite
+                # shutdown wait: kill it (it leads its own process group).
+                os.killpg(kernel_pid, signal.SIGKILL)
+                os._exit(0)
+            except Exception as error:  # the kernel died (out of memory, killed, ...)
+                events("error", cell=index, ename=type(error).__name__, evalue=str(error)[:MAX_ERROR_TEXT])
+                break
     events("done", output_bytes=client.output_bytes, seconds=round(time.monotonic() - started, 2))
 
 
