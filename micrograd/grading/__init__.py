@@ -233,7 +233,8 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         grade.status = f"unknown lesson {grade.lesson}: the course has no checkers for it"
         return grade
 
-    with tempfile.TemporaryDirectory(prefix="micrograd-grading-") as folder:
+    # ignore_cleanup_errors: a notebook that left an unremovable file must not stop the grading.
+    with tempfile.TemporaryDirectory(prefix="micrograd-grading-", ignore_cleanup_errors=True) as folder:
         # The notebook's folder holds nothing but its copy; the worker's events go beside it.
         (Path(folder) / "work").mkdir()
         copy = Path(folder) / "work" / "submission.ipynb"
