@@ -3,7 +3,7 @@
 Every expectation is derived from the course itself: the exercises of a lesson
 are micrograd.exercises.exercise_titles(lesson), a right answer is the lesson's
 solution notebook, an untouched submission is the lesson notebook as shipped,
-and a wrong answer is the solution with each checker called on None.  So the
+and a wrong answer is the solution with one exercise's checker called on None.  So the
 test follows the lessons as they change.  The crafted runs use short time
 limits so the whole file takes well under a minute of kernel time.
 """
@@ -55,13 +55,15 @@ def checker_calls(source, lesson):
     return tree, calls
 
 
-def wrong_answers(lesson):
-    """The solution with every checker given None instead of the answer: each exercise should fail."""
+def wrong_answer(lesson, title):
+    """The solution with one exercise's checker given None instead of the answer."""
+    module = importlib.import_module(f"micrograd.exercises.lesson{lesson}")
     notebook = notebook_of(lesson, solution=True)
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
         tree, calls = checker_calls(cell.source, lesson)
+        calls = [call for call in calls if getattr(module, call.func.attr).title == title]
         for call in calls:
             call.args = [ast.Constant(None) for _ in call.args] or [ast.Constant(None)]
             call.keywords = []
@@ -96,8 +98,9 @@ def graded(tmp_path_factory):
         # File names that say nothing: the lesson must be recognised from the content.
         write(folder, f"right-{lesson}.ipynb", notebook_of(lesson, solution=True))
         write(folder, f"untouched-{lesson}.ipynb", notebook_of(lesson))
-        write(folder, f"wrong-{lesson}.ipynb", wrong_answers(lesson))
         expected[lesson] = exercise_titles(lesson)
+        for number, title in enumerate(expected[lesson], 1):
+            write(folder, f"wrong-{lesson}-{number}.ipynb", wrong_answer(lesson, title))
     started = time.monotonic()
     grades = {grade.submission: grade for grade in grade_folder(folder, time_limit=TIME_LIMIT, jobs=2)}
     return grades, expected, time.monotonic() - started
@@ -121,12 +124,14 @@ def test_untouched_lessons_are_not_attempted(graded, lesson):
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_a_wrong_answer_fails_with_the_checkers_reason(graded, lesson):
+def test_one_wrong_answer_fails_that_exercise_alone_with_the_checkers_reason(graded, lesson):
     grades, expected, _ = graded
-    grade = grades[f"wrong-{lesson}.ipynb"]
-    assert list(grade.results) == expected[lesson]
-    for title, result in grade.results.items():
-        assert result.startswith("failed: ") and len(result) > len("failed: "), (title, result)
+    for number, title in enumerate(expected[lesson], 1):
+        grade = grades[f"wrong-{lesson}-{number}.ipynb"]
+        assert grade.results[title].startswith("failed: ") and len(grade.results[title]) > len("failed: "), grade
+        assert {other: result for other, result in grade.results.items() if other != title} == {
+            other: "passed" for other in expected[lesson] if other != title
+        }, grade
 
 
 def test_the_table_has_a_row_per_submission_and_a_column_per_exercise(graded):
