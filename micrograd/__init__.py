@@ -8,9 +8,10 @@
     (4.0, -3.0, 2.0)
 """
 
-from .engine import Value, dot, graph_size, topological_order
+from .engine import Value, graph_size, topological_order
 from .nn import MLP, Layer, Module, Neuron
+from .weighted_sum import dot, weighted_sum
 
 __version__ = "1.0.0"
 
-__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "dot", "topological_order", "graph_size"]
+__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "weighted_sum", "dot", "topological_order", "graph_size"]

@@ -9,7 +9,8 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 
 import random as _random
 
-from .engine import Value, _dot, _input_data, dot_inputs
+from .engine import Value
+from .weighted_sum import fused_weighted_sum, input_numbers, weighted_sum_inputs
 
 __all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
 
@@ -32,9 +33,25 @@ def _rng(rng):
     raise TypeError(f"rng takes a seed (int), a random.Random or None, got {type(rng).__name__}")
 
 
+_RELU_SWITCH = object()  # activation not given: nonlin decides
+
+
 def _activation(activation, nonlin):
-    if nonlin is not None:  # micrograd 0.1.0's spelling: Neuron(nin, nonlin=False)
+    """The activation's name: ``activation`` when given, else micrograd 0.1.0's ReLU on/off switch.
+
+    ``nonlin`` may also be the activation's name itself: ``Neuron(3, "tanh")``.
+    """
+    if isinstance(nonlin, str) or nonlin is None:
+        nonlin, activation = True, nonlin if activation is _RELU_SWITCH else activation
+    if not isinstance(nonlin, int):
+        raise TypeError(
+            f"nonlin is True or False (ReLU or none, as in micrograd 0.1.0), got {nonlin!r}; "
+            "for another activation pass activation='tanh', 'sigmoid', 'relu' or None"
+        )
+    if activation is _RELU_SWITCH:
         return "relu" if nonlin else None
+    if not nonlin and activation is not None:
+        raise ValueError(f"nonlin=False asks for no activation, but activation={activation!r} asks for one; give one of the two")
     if activation not in ACTIVATIONS:
         names = ", ".join(repr(name) for name in ACTIVATIONS)
         raise ValueError(f"unknown activation {activation!r}; choose one of {names}")
@@ -50,7 +67,7 @@ def _inputs(x, n):
     """The inputs of a layer as the weighted sum takes them, checked."""
     if isinstance(x, (Value, int, float)):
         raise TypeError(f"a model takes a list of {n} inputs, got the single {type(x).__name__} {x!r}; wrap it: [x]")
-    x = dot_inputs(x)
+    x = weighted_sum_inputs(x)
     if len(x) != n:
         raise ValueError(f"expected {n} inputs, got {len(x)}; pass one number or Value per input")
     return x
@@ -96,9 +113,14 @@ class Module:
 
 
 class Neuron(Module):
-    """activation(w · x + b), with one weight per input."""
+    """activation(w · x + b), with one weight per input.
 
-    def __init__(self, nin, activation="relu", rng=None, *, nonlin=None):
+    ``Neuron(3)`` and ``Neuron(3, nonlin=False)`` are micrograd 0.1.0's ReLU
+    and linear neurons; ``Neuron(3, "tanh")`` or ``activation="tanh"`` (or
+    "sigmoid", "relu", None) chooses any other.
+    """
+
+    def __init__(self, nin, nonlin=True, *, activation=_RELU_SWITCH, rng=None):
         _check_count("nin", nin)
         rng = _rng(rng)
         self.w = [Value(rng.uniform(-1, 1)) for _ in range(nin)]
@@ -112,15 +134,15 @@ class Neuron(Module):
 
     def __call__(self, x):
         x = _inputs(x, len(self.w))
-        return self.forward(x, _input_data(x))
+        return self.forward(x, input_numbers(x))
 
     def forward(self, x, x_data):
         """__call__ without the checks, for inputs a Layer has checked once.
 
-        ``x_data`` is ``_input_data(x)``: the layer reads the numbers once for
-        all of its neurons.
+        ``x_data`` is ``input_numbers(x)``: the layer reads the numbers once
+        for all of its neurons.
         """
-        out = _dot(self.w, x, x_data, self.b)
+        out = fused_weighted_sum(self.w, x, x_data, self.b)
         return self._activate(out) if self._activate else out
 
     def zero_grad(self):
@@ -144,10 +166,11 @@ class Neuron(Module):
 class Layer(Module):
     """nout neurons that all see the same inputs."""
 
-    def __init__(self, nin, nout, activation="relu", rng=None, *, nonlin=None):
+    def __init__(self, nin, nout, nonlin=True, *, rng=None, **kwargs):
+        """``nonlin`` and ``kwargs`` (``activation``) go to each Neuron, as in micrograd 0.1.0."""
         _check_count("nout", nout)
-        rng = _rng(rng)
-        self.neurons = [Neuron(nin, activation, rng, nonlin=nonlin) for _ in range(nout)]
+        rng = _rng(rng)  # one generator for all neurons, so a seed gives distinct weights
+        self.neurons = [Neuron(nin, nonlin, rng=rng, **kwargs) for _ in range(nout)]
 
     def __call__(self, x):
         out = self.outputs(x)
@@ -156,7 +179,7 @@ class Layer(Module):
     def outputs(self, x):
         """The neurons' outputs as a list, even when there is only one."""
         x = _inputs(x, len(self.neurons[0].w))
-        x_data = _input_data(x)
+        x_data = input_numbers(x)
         return [n.forward(x, x_data) for n in self.neurons]
 
     def zero_grad(self):
@@ -188,7 +211,7 @@ class MLP(Module):
         sizes = [nin] + nouts
         last = len(nouts) - 1
         self.layers = [
-            Layer(sizes[i], sizes[i + 1], activation if i < last else output_activation, rng)
+            Layer(sizes[i], sizes[i + 1], activation=activation if i < last else output_activation, rng=rng)
             for i in range(len(nouts))
         ]
 
