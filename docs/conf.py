@@ -48,9 +48,10 @@ html_static_path = ["_static"]
 html_css_files = ["course.css"]
 # A favicon of our own: without one the browser asks for /favicon.ico and gets a 404.
 html_favicon = "_static/favicon.svg"
-# The theme reads the light/dark mode from this; left empty, its script logs
-# "invalid theme mode" on a reader's first visit.
-html_context = {"default_mode": "auto"}
+# Light unless the reader switches: the lessons' drawings, figures and verdicts
+# are coloured for a white page.  (Left empty, the theme's script also logs
+# "invalid theme mode" on a reader's first visit.)
+html_context = {"default_mode": "light"}
 html_theme_options = {
     "home_page_in_toc": False,  # the title above the contents already leads home
     "show_navbar_depth": 1,
