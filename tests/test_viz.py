@@ -59,7 +59,7 @@ def test_every_snapshot_is_stored(current_sources):
 
 
 def test_lecture_graph_records_and_ops():
-    source = draw_dot(lecture_expression()).source
+    source = draw_dot(lecture_expression(), rankdir="LR").source
     found = nodes(source)
     records = [n for n in found if n.startswith("v")]
     ops = [n for n in found if n.startswith("o")]

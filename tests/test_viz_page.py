@@ -48,6 +48,14 @@ def test_a_tree_too_wide_left_to_right_is_drawn_top_to_bottom():
     assert draw_dot(L, page_width=2000).rankdir == "LR"
 
 
+def test_top_to_bottom_stacks_each_values_fields():
+    o, _ = lecture_neuron()
+    wide, tall = draw_dot(o, rankdir="LR"), draw_dot(o)
+    assert tall.rankdir == "TB" and tall.width_px <= PAGE_WIDTH_PX < wide.width_px
+    assert "<TD><B>o</B></TD></TR><HR/><TR><TD>data 0.7071</TD></TR><HR/><TR><TD>grad 1.0000</TD>" in tall.source
+    assert "<TD><B>o</B></TD><VR/><TD>data 0.7071</TD><VR/><TD>grad 1.0000</TD>" in wide.source
+
+
 def test_a_model_drawing_fits_the_page():
     mlp = MLP(3, [4, 4, 1], rng=0)
     assert draw_model(mlp, [2.0, 3.0, -1.0], rankdir="LR").width_px > PAGE_WIDTH_PX

@@ -53,6 +53,7 @@ def dot_text(root, options, highlight=None, rankdir=None):
     plan = fit(index, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
     writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks)
+    writer.stacked = rankdir in ("TB", "BT")
     body = [
         f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" '
         f"nodesep=0.25 ranksep=0.4 labelloc=t labeljust=l]\n",
@@ -116,6 +117,8 @@ def _check_in_graph(node, index):
 
 
 class _Writer:
+    stacked = False  # a Value's fields one under the other (top-to-bottom layouts)
+
     def __init__(self, index, plan, precision, show_grad, color_by, show_local_grads, marks):
         self.index = index
         self.plan = plan
@@ -190,6 +193,11 @@ class _Writer:
         cells.append(f"data {self.fmt(node.data)}")
         if self.show_grad:
             cells.append(f"grad {self.fmt(node.grad)}")
+        if self.stacked:
+            # Top to bottom, the fields go one under the other: a narrow box,
+            # so a rank of several Values still fits the page.
+            rows = "<HR/>".join(f"<TR><TD>{cell}</TD></TR>" for cell in cells)
+            return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3">{rows}</TABLE>'
         row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells)
         return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4"><TR>{row}</TR></TABLE>'
 
