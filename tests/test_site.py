@@ -27,7 +27,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from test_browser import CHROMIUM_ARGS, chromium_or_fail
+# The browser test's module-scoped fixture: Debian's Chromium with its flags, one browser for every page.
+from test_browser import browser  # noqa: F401  (a fixture, used by name)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -122,19 +123,6 @@ def server(site):
     finally:
         httpd.shutdown()
         httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium_or_fail()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 class PageLog:
