@@ -4,7 +4,11 @@ import html
 
 from .. import optional
 
-__all__ = ["require", "Controller", "graph_html", "fmt", "message_html", "static_html"]
+__all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "message_html", "static_html"]
+
+# A graph panel scrolls within this height, so the buttons and the panel of
+# numbers above it stay on a 800 px screen while the graph is explored.
+GRAPH_MAX_HEIGHT = "480px"
 
 
 def require(module):
@@ -65,6 +69,13 @@ def message_html(text, kind="note"):
     """A short message for a panel; ``kind='error'`` shows it in red."""
     colour = "#b00020" if kind == "error" else "#444"
     return f'<div class="micrograd-{kind}" style="color:{colour}">{html.escape(text)}</div>'
+
+
+def graph_widget():
+    """The HTML widget a graph is shown in: at most GRAPH_MAX_HEIGHT tall, scrolling inside."""
+    graph = widgets.HTML(layout={"max_height": GRAPH_MAX_HEIGHT, "overflow": "auto"})
+    graph.add_class("micrograd-graph")
+    return graph
 
 
 def graph_html(drawing):

@@ -3,7 +3,7 @@
 import html
 
 from ..engine import Value, topological_order
-from ._base import Controller, fmt, graph_html, message_html, static_html, widgets
+from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
 from .drawing import draw, drawing_options, node_names
 
 __all__ = ["BackpropStepper"]
@@ -65,8 +65,7 @@ class BackpropStepper(Controller):
         self.run_button = widgets.Button(description="To the end", icon="fast-forward", tooltip="finish the backward pass")
         self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="all gradients back to zero")
         self.panel = widgets.HTML()
-        self.graph = widgets.HTML()
-        self.graph.add_class("micrograd-graph")
+        self.graph = graph_widget()
         self.step_button.on_click(lambda _: self.step())
         self.back_button.on_click(lambda _: self.back())
         self.run_button.on_click(lambda _: self.finish())

@@ -7,7 +7,7 @@ import numbers
 
 from ..engine import Value
 from ..gradcheck import numerical_gradient
-from ._base import Controller, fmt, graph_html, message_html, static_html, widgets
+from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
 from .drawing import draw, drawing_options
 
 __all__ = ["ExpressionExplorer"]
@@ -81,8 +81,7 @@ class ExpressionExplorer(Controller):
             )
             self.sliders[name].observe(lambda _: self.update(), names="value")
         self.panel = widgets.HTML()
-        self.graph = widgets.HTML()
-        self.graph.add_class("micrograd-graph")
+        self.graph = graph_widget()
         self.widget = widgets.VBox([widgets.VBox(list(self.sliders.values())), self.panel, self.graph])
         self.widget.add_class("micrograd-expression-explorer")
         self.panel.add_class("micrograd-panel")
