@@ -13,7 +13,6 @@ import numbers
 import random
 
 from .. import losses as losses_module
-from ..engine import Value
 from ..nn import MLP
 from .checking import checker, close, failed, passed
 
