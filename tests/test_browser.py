@@ -1,10 +1,19 @@
-"""The widgets in a real JupyterLab, driven by headless Chromium.
+"""The widgets and every lesson in a real JupyterLab, driven by headless Chromium.
 
-Starts JupyterLab on 127.0.0.1 (a port the OS picks, a random token, an
-empty Jupyter configuration) serving a copy of tests/browser/widgets.ipynb,
-opens it in Debian's Chromium through Playwright, runs all cells from the
-Run menu, clicks the training and backprop steppers and reads what the page
-shows.  Every wait is on something appearing in the page, never a sleep.
+Starts one JupyterLab on 127.0.0.1 (a port the OS picks, a random token, an
+empty Jupyter configuration) serving a copy of tests/browser/widgets.ipynb
+and of the lessons, and one Debian Chromium through Playwright.  The first
+test runs all cells of widgets.ipynb from the Run menu, clicks the training
+and backprop steppers and reads what the page shows.  The second opens
+every lesson and solution at 1280×800 with the file browser open (what a
+learner gets), runs all its cells and measures the page: nothing wider than
+its output unless it scrolls in its own box, drawing and widget text at
+11 px or more, no picture stretched beyond 1.25× its pixels, no console
+errors.  Every wait is on something appearing in the page, never a sleep.
+
+The lessons come from notebooks/ (or the folder $MICROGRAD_BROWSER_NOTEBOOKS
+names, laid out the same way); $MICROGRAD_BROWSER_SHOTS names a folder for
+screenshots of the steppers and of wide drawings.
 
 Needs Chromium at /usr/bin/chromium (or $MICROGRAD_CHROMIUM): CI installs
 it, and without it this test fails rather than skips.  Playwright's own
@@ -28,6 +37,8 @@ import psutil
 import pytest
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
+LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
+SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
 CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
 )
@@ -52,6 +63,8 @@ KERNEL_READY = re.compile(r"^Python 3 \(ipykernel\) \| Idle$")
 # request to the internet.
 LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+    # Every cell in the page, so the outputs of cells scrolled out of view can be measured too.
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
 
@@ -73,6 +86,7 @@ class Lab:
         self.root = workdir / "notebooks"
         self.root.mkdir()
         shutil.copy(NOTEBOOK, self.root / NOTEBOOK.name)
+        shutil.copytree(LESSONS, self.root / "lessons", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         settings = workdir / "settings"
         for name, values in LAB_SETTINGS.items():
             path = settings / name
@@ -160,9 +174,9 @@ class Lab:
             process.kill()
 
 
-@pytest.fixture
-def lab(tmp_path):
-    server = Lab(tmp_path)
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    server = Lab(tmp_path_factory.mktemp("lab"))
     try:
         server.wait_until_serving()
         yield server
@@ -170,20 +184,31 @@ def lab(tmp_path):
         server.stop()
 
 
-@pytest.fixture
-def page(tmp_path):
+@pytest.fixture(scope="module")
+def browser():
     executable = chromium_or_fail()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         try:
-            context = browser.new_context(viewport={"width": 1400, "height": 1100})
-            page = context.new_page()
-            page.set_default_timeout(PAGE_TIMEOUT_MS)
-            yield page
+            yield browser
         finally:
             browser.close()
+
+
+def new_page(browser, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture
+def page(browser):
+    page = new_page(browser, 1400, 1100)
+    yield page
+    page.context.close()
 
 
 def button(widget, name):
@@ -270,6 +295,19 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     expect(output).not_to_have_text(start)
     assert float(output.inner_text()) != float(start)
 
+    # The wide drawing keeps its size and scrolls sideways inside its own box.
+    box = page.locator(".micrograd-drawing").last
+    box.scroll_into_view_if_needed()
+    sizes = box.evaluate(
+        "b => ({scroll: b.scrollWidth, client: b.clientWidth, svg: b.querySelector('svg').getBoundingClientRect().width,"
+        " output: b.closest('.jp-OutputArea-output').getBoundingClientRect().width, overflow: getComputedStyle(b).overflowX})"
+    )
+    assert sizes["svg"] > sizes["output"] and sizes["client"] <= sizes["output"], sizes
+    assert sizes["scroll"] > sizes["client"] and sizes["overflow"] == "auto", sizes
+    expect(page.locator(".micrograd-scroll-note")).to_contain_text("scroll sideways")
+    if SHOTS:
+        page.screenshot(path=Path(SHOTS) / "widgets-wide-drawing.png")
+
     expect(page.get_by_text("Error displaying widget")).to_have_count(0)
     training.scroll_into_view_if_needed()
     screenshot = tmp_path / "widgets.png"
@@ -277,3 +315,198 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     backprop.screenshot(path=tmp_path / "backprop-stepper.png")
     training.screenshot(path=tmp_path / "training-stepper.png")
     assert screenshot.stat().st_size > 10_000
+
+
+# -- every lesson on a learner's page -------------------------------------------------------
+
+# JupyterLab at 1280×800 with the file browser open: an output about 850 px wide.
+LEARNER_VIEWPORT = (1280, 800)
+MIN_TEXT_PX = 11
+MAX_RASTER_STRETCH = 1.25
+
+# What the page shows of one notebook, measured in the browser.  Wide: an
+# element (drawing, picture, widget) reaching past its output's right edge
+# with no scrolling box of its own inside the output.  Text: the rendered
+# size of every SVG text (font size × the drawing's scale on screen) and of
+# every text in a widget.  Stretch: shown width / pixel width of each raster image.
+MEASURE = """
+panel => {
+  const found = {wide: [], smallText: [], stretched: [], smallest: Infinity, widest: 0};
+  const describe = (el, cell) => `cell ${cell}: <${el.tagName.toLowerCase()} class="${el.getAttribute('class') || ''}">`;
+  const cells = Array.from(panel.querySelectorAll('.jp-Notebook .jp-Cell'));
+  cells.forEach((cellNode, cell) => {
+    for (const output of cellNode.querySelectorAll('.jp-OutputArea-output')) {
+      const box = output.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const candidates = output.querySelectorAll(
+        'svg:not(svg svg), img, canvas, .jupyter-widgets.widget-container:not(.widget-container .widget-container)');
+      for (const el of candidates) {
+        const rect = el.getBoundingClientRect();
+        if (rect.width === 0) continue;
+        found.widest = Math.max(found.widest, rect.width);
+        if (rect.right <= box.right + 1) continue;
+        let scrolls = false;
+        for (let a = el.parentElement; a && a !== output.parentElement; a = a.parentElement) {
+          const style = getComputedStyle(a);
+          if (['auto', 'scroll'].includes(style.overflowX) && a.getBoundingClientRect().right <= box.right + 1
+              && a.scrollWidth > a.clientWidth) { scrolls = true; break; }
+        }
+        if (!scrolls) found.wide.push(`${describe(el, cell)} ${Math.round(rect.width)} px wide, right edge ${Math.round(rect.right)} > output's ${Math.round(box.right)}`);
+      }
+      const note = (size, what) => {
+        found.smallest = Math.min(found.smallest, size);
+        if (size < %(min_text)s) found.smallText.push(`cell ${cell}: ${what} at ${size.toFixed(1)} px`);
+      };
+      for (const text of output.querySelectorAll('svg text')) {
+        if (!text.textContent.trim() || text.getBBox().width === 0) continue;
+        const ctm = text.getScreenCTM();
+        const scale = Math.hypot(ctm.a, ctm.b);
+        note(parseFloat(getComputedStyle(text).fontSize) * scale, `drawing text "${text.textContent.trim().slice(0, 30)}"`);
+      }
+      for (const widget of output.querySelectorAll('.jupyter-widgets')) {
+        const walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const el = node.parentElement;
+          if (!node.textContent.trim() || el.closest('svg') || el.getClientRects().length === 0) continue;
+          note(parseFloat(getComputedStyle(el).fontSize), `widget text "${node.textContent.trim().slice(0, 30)}"`);
+        }
+      }
+      for (const img of output.querySelectorAll('img')) {
+        const vector = /^data:image\\/svg|\\.svg($|\\?)/.test(img.currentSrc || img.src);
+        if (vector || !img.naturalWidth) continue;
+        const stretch = img.getBoundingClientRect().width / img.naturalWidth;
+        if (stretch > %(max_stretch)s) found.stretched.push(`${describe(img, cell)} shown at ${stretch.toFixed(2)}× its ${img.naturalWidth} px`);
+      }
+    }
+  });
+  return found;
+}
+""" % {"min_text": MIN_TEXT_PX, "max_stretch": MAX_RASTER_STRETCH}
+
+# Done: nothing queued or running ([*]), the kernel idle, and some cell run.
+RUN_FINISHED = """
+panel => {
+  const prompts = Array.from(panel.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')).map(p => p.textContent);
+  const idle = Array.from(document.querySelectorAll('.jp-StatusBar-Item')).some(i => /\\| Idle$/.test(i.textContent.trim()));
+  return idle && prompts.some(p => /\\[\\d+\\]/.test(p)) && !prompts.some(p => p.includes('*'));
+}
+"""
+
+# Code cells with source that did not run (an error stopped Run All).
+NOT_RUN = """
+panel => Array.from(panel.querySelectorAll('.jp-Notebook .jp-CodeCell'))
+    .map((cell, i) => [i, cell.querySelector('.jp-InputPrompt').textContent, cell.querySelector('.jp-InputArea-editor').textContent])
+    .filter(([i, prompt, source]) => source.trim() && !/\\[\\d+\\]/.test(prompt))
+    .map(([i]) => i)
+"""
+
+
+def lesson_paths():
+    paths = sorted(LESSONS.glob("*.ipynb")) + sorted(LESSONS.glob("solutions/*.ipynb"))
+    return [path.relative_to(LESSONS).as_posix() for path in paths]
+
+
+def open_file_browser(page):
+    """The learner's default: the file browser open in the left sidebar."""
+    from playwright.sync_api import expect
+
+    browser_panel = page.locator("#filebrowser")
+    if not browser_panel.is_visible():
+        page.get_by_role("tab", name=re.compile(r"^File Browser")).click()
+    expect(browser_panel).to_be_visible()
+
+
+def run_all(page, panel):
+    from playwright.sync_api import expect
+
+    expect(page.locator(".jp-StatusBar-Item").filter(has_text=KERNEL_READY)).to_be_visible()
+    open_file_browser(page)  # once the layout is restored, which may close it
+    # The stored outputs and counts go first, so a finished run is told apart from them.
+    page.get_by_role("menuitem", name="Edit", exact=True).click()
+    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
+    # Widgets render after their cell has finished.
+    expect(panel.get_by_text("Loading widget...")).to_have_count(0)
+
+
+LESSON_TIMEOUT_MS = 600_000  # the slowest lesson trains a digit classifier
+
+
+def screenshot_widgets(page, panel, name):
+    folder = Path(SHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = name.replace("/", "-").removesuffix(".ipynb")
+    targets = {
+        "backprop-stepper": panel.locator(".micrograd-backprop-stepper"),
+        "training-stepper": panel.locator(".micrograd-training-stepper"),
+        "explorer": panel.locator(".micrograd-expression-explorer"),
+        "drawing": panel.locator(".micrograd-drawing"),
+        "wide-drawing": panel.locator(".micrograd-scroll-note"),
+    }
+    for label, locator in targets.items():
+        if locator.count():
+            locator.first.scroll_into_view_if_needed()
+            page.screenshot(path=folder / f"{stem}-{label}.png")
+
+
+def test_every_lesson_fits_a_learners_page(browser, lab):
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
+    names = lesson_paths()
+    assert len(names) >= 10, f"expected the lessons and solutions in {LESSONS}, found {names}"
+    page = new_page(browser, *LEARNER_VIEWPORT)
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems = {}
+    report = []
+    try:
+        for name in names:
+            errors.clear()
+            # reset: a fresh layout, so the lessons opened before are not reopened.
+            page.goto(lab.url(f"lab/tree/lessons/{name}") + "&reset")
+            panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+            run_all(page, panel)
+            found = panel.evaluate(MEASURE)
+            not_run = panel.evaluate(NOT_RUN)
+            if SHOTS:
+                screenshot_widgets(page, panel, name)
+            width = panel.locator(".jp-OutputArea-output").first.evaluate("e => e.getBoundingClientRect().width")
+            report.append(f"{name}: output {width:.0f} px, widest element {found['widest']:.0f} px, smallest text {found['smallest']:.1f} px")
+            issues = found["wide"] + found["smallText"] + found["stretched"]
+            issues += [f"cell {i} did not run (an earlier cell failed?)" for i in not_run]
+            issues += [f"console error: {text}" for text in errors]
+            if issues:
+                problems[name] = issues
+            # Shut the kernel down: one kernel at a time on a small CI machine.
+            page.get_by_role("menuitem", name="Kernel", exact=True).click()
+            page.get_by_role("menuitem", name="Shut Down Kernel", exact=True).click()
+    finally:
+        page.context.close()
+        print("\n".join(report))
+    assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(issues[:15]) for name, issues in problems.items())
+
+
+def test_the_measurements_catch_each_problem(browser):
+    """MEASURE on a page made to fail: a clipped drawing, tiny text, a stretched picture; and the same done right."""
+    page = new_page(browser, *LEARNER_VIEWPORT)
+    pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    try:
+        page.set_content(
+            "<div class='panel'><div class='jp-Notebook'><div class='jp-Cell'>"
+            "<div class='jp-OutputArea-output' style='width:850px'>"
+            "<svg width='1200' height='50'><text x='0' y='20' font-size='12'>clipped</text></svg>"
+            "<svg width='400' height='50' viewBox='0 0 800 100'><text x='0' y='40' font-size='16'>shrunk</text></svg>"
+            f"<img src='{pixel}' style='width:10px'>"
+            "<div style='overflow-x:auto'><svg width='1200' height='50'><text x='0' y='20' font-size='12'>fine</text></svg></div>"
+            "</div></div></div></div>"
+        )
+        found = page.locator(".panel").evaluate(MEASURE)
+    finally:
+        page.context.close()
+    assert len(found["wide"]) == 1 and "1200 px wide" in found["wide"][0]
+    assert found["smallText"] == ['cell 0: drawing text "shrunk" at 8.0 px']
+    assert len(found["stretched"]) == 1 and "10.00×" in found["stretched"][0]

@@ -25,9 +25,10 @@ class BackpropStepper(Controller):
 
     ``options`` (a ``micrograd.viz.DrawOptions``) and keyword arguments
     choose how the graph is drawn, as for ``draw_dot``; local derivatives
-    are shown on the edges unless ``show_local_grads=False``.  The layout
-    (left to right or top to bottom) is chosen once, from the first drawing,
-    so the graph does not jump about between steps.
+    are shown on the edges unless ``show_local_grads=False``.  The layout is
+    chosen once, from the first drawing, so the graph does not jump about
+    between steps: left to right when that fits the page, else upright with
+    the output on top, where the backward pass starts.
     """
 
     def __init__(self, root, options=None, **changes):
@@ -135,7 +136,11 @@ class BackpropStepper(Controller):
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
         drawing = draw(self.root, self.options, highlight)
         if self.options.rankdir == "auto":
-            self.options = self.options.replace(rankdir=drawing.rankdir)
+            # Upright, the output goes on top: the backward pass starts at the
+            # top of the panel, where it is in view, and walks down.
+            self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
+            if self.options.rankdir == "BT":
+                drawing = draw(self.root, self.options, highlight)
         return graph_html(drawing)
 
     def static_html(self):
