@@ -63,6 +63,8 @@ def test_a_model_drawing_fits_the_page():
     assert drawing.rankdir == "TB" and drawing.width_px <= PAGE_WIDTH_PX
     with pytest.raises(ValueError, match="rankdir is one of auto, LR"):
         draw_model(mlp, rankdir="sideways")
+    with pytest.raises(ValueError, match="page_width is the width in CSS pixels"):
+        draw_model(mlp, page_width="wide")
 
 
 @pytest.mark.parametrize("make", [lecture_expression, lambda: lecture_neuron()[0], lambda: chain(12)])

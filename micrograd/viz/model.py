@@ -9,7 +9,7 @@ the model: it runs a forward pass when given a sample, never ``backward``.
 from . import style
 from .drawing import GraphDrawing, narrower
 from .dotsource import GRAPH_NAME
-from .options import PAGE_WIDTH_PX, RANKDIRS
+from .options import PAGE_WIDTH_PX, RANKDIRS, check_page_width
 from .labels import check_precision, format_number, html_text
 from ..nn import MLP, Layer, Neuron
 
@@ -32,6 +32,7 @@ def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="auto", ma
         raise ValueError(f"max_rows is how many neurons to list per layer, a whole number of at least 1, got {max_rows!r}")
     if rankdir not in RANKDIRS:
         raise ValueError(f"rankdir is one of {', '.join(RANKDIRS)}, got {rankdir!r}")
+    check_page_width(page_width)
     nin = len(layers[0][0].w)
     outputs = _outputs(layers, x, nin)
 

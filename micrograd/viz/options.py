@@ -70,9 +70,7 @@ class DrawOptions:
             raise ValueError("give the parameters once: params=model.parameters() or model=model, not both")
         if self.title is not None and not isinstance(self.title, str):
             raise TypeError(f"title is a string shown above the graph, got {type(self.title).__name__}")
-        width = self.page_width
-        if isinstance(width, bool) or not isinstance(width, (int, float)) or not width > 0:
-            raise ValueError(f"page_width is the width in CSS pixels a drawing should fit, a positive number; got {width!r}")
+        check_page_width(self.page_width)
 
     @property
     def parameters(self):
@@ -86,6 +84,11 @@ class DrawOptions:
             known = ", ".join(f.name for f in dataclasses.fields(self))
             raise TypeError(f"unknown drawing option {', '.join(sorted(unknown))}; the options are {known}")
         return dataclasses.replace(self, **changes) if changes else self
+
+
+def check_page_width(width):
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not width > 0:
+        raise ValueError(f"page_width is the width in CSS pixels a drawing should fit, a positive number; got {width!r}")
 
 
 def make_options(options, changes):

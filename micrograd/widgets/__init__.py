@@ -5,7 +5,11 @@
 Each is a controller: it owns the state, shows it in ``.widget`` (displayed
 when the controller ends a cell) and exposes its buttons and sliders as
 attributes.  Every button calls a plain method (``step()``, ``back()``,
-``reset()``, ...), so the same actions work from code and in tests.
+``reset()``, ...), so the same actions work from code and in tests.  The
+training stepper is a view of a ``micrograd.training.TrainingSession``,
+which runs without widgets.  Displayed, each controller also carries a
+static picture of its state (HTML with an SVG), which GitHub, nbviewer or a
+static site show where no kernel runs.
 Needs ipywidgets, matplotlib and graphviz (``pip install
 'micrograd-lessons[widgets]'``).
 """
