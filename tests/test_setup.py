@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CONDA_NAME = {"graphviz": "python-graphviz", "playwright": "playwright-python"}
 # conda packages with no pip counterpart: the interpreter, pip itself, Graphviz's dot program.
 CONDA_ONLY = {"python", "pip", "graphviz"}
+# Not on conda-forge: environment.yml has pip install these from PyPI.
+PYPI_ONLY = {"sphinx-mathjax-offline"}
 _CONDA_SPEC = re.compile(r"^([A-Za-z0-9_.-]+)\s*(.*)$")
 
 
@@ -46,12 +48,15 @@ def pip_requirements(project):
 
 
 def conda_packages(env):
-    """conda package name -> its version spec ('' when unversioned)."""
+    """package name -> its version spec ('' when unversioned): conda's, then those pip installs."""
+    entries = [entry for entry in env["dependencies"] if isinstance(entry, str)]
+    for section in env["dependencies"]:
+        if isinstance(section, dict):
+            entries += [entry for entry in section["pip"] if entry != "-e ."]
     packages = {}
-    for entry in env["dependencies"]:
-        if isinstance(entry, str):
-            name, spec = _CONDA_SPEC.match(entry).groups()
-            packages[canonicalize_name(name)] = spec.replace(" ", "")
+    for entry in entries:
+        name, spec = _CONDA_SPEC.match(entry).groups()
+        packages[canonicalize_name(name)] = spec.replace(" ", "")
     return packages
 
 
@@ -110,7 +115,9 @@ def test_environment_yml_pins_python_from_conda_forge_and_installs_the_package()
     assert Version(python[1:]) in SpecifierSet(pyproject()["project"]["requires-python"])
     pip_sections = [entry["pip"] for entry in env["dependencies"] if isinstance(entry, dict)]
     # `-e .` is also what tells repo2docker to copy the repository before building the env.
-    assert pip_sections == [["-e ."]]
+    assert len(pip_sections) == 1 and pip_sections[0][-1] == "-e ."
+    from_pypi = {canonicalize_name(_CONDA_SPEC.match(entry).group(1)) for entry in pip_sections[0][:-1]}
+    assert from_pypi == PYPI_ONLY, "only what conda-forge lacks comes from PyPI"
 
 
 def test_constraints_pin_every_dependency_within_its_bounds():
