@@ -61,7 +61,8 @@ def static_html(body):
     """A widget's static picture: ``body`` in a box that says the live widget needs a kernel."""
     return (
         f'<div class="micrograd-static">{body}'
-        '<div style="font-size:12px;color:#64748b">A picture of the widget; run the notebook to use it.</div></div>'
+        '<div class="micrograd-static-caption" style="font-size:12px;color:#64748b">'
+        "A picture of the widget; run the notebook to use it.</div></div>"
     )
 
 
