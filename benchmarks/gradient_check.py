@@ -1,7 +1,8 @@
 """What backward()'s finite-gradient check costs, on the demo's loss graph.
 
-backward() adds every gradient into one total as it goes and, only when that
-total is not finite, looks for the node whose gradient overflowed.  This
+backward() adds what each node passes down (its gradient times the sum of its
+local derivatives, one C call) into one total and, only when that total is not
+finite, looks for the edge whose gradient overflowed.  This
 script times backward() against the same loop without the total, on fresh
 copies of the same graph, alternating the two so that a busy machine slows
 both alike, and prints the CPU time of each (best of the repeats).
@@ -27,10 +28,9 @@ def demo_loss(model, X, y):
 
 def backward_without_check(root):
     """Value.backward() as it would be without the finite-gradient check."""
-    order = topological_order(root)
+    order = topological_order(root, leaves=False)
     for node in order:
-        if node._inputs:
-            node.grad = 0.0
+        node.grad = 0.0
     root.grad += 1.0
     for node in reversed(order):
         upstream = node.grad

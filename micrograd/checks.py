@@ -158,19 +158,17 @@ def raise_if_gradient_not_finite(order):
 
 
 def gradient_not_finite(order):
-    """The error for a backward() that left an infinite or nan gradient, or None.
+    """The error for a backward() whose gradients went infinite or nan, or None if none did.
 
-    ``order`` is the topological order backward() used.  The gradients were
-    filled in from the root down, so the first edge (from the root down) whose
-    contribution is not finite is where it went wrong: either a local
-    derivative that is infinite there (``x ** 0.5`` at 0, ``log`` of a
-    subnormal) or a product of finite factors too large for a float.
+    ``order`` is the topological order backward() used, without the leaves.
+    Gradients flow from the root down, so the first edge (from the root down)
+    whose contribution ``local * upstream`` is not finite is where it went
+    wrong: a local derivative that is infinite there (``x ** 0.5`` at 0,
+    ``log`` of a subnormal), or a product of finite factors too large for a float.
     """
-    if all(math.isfinite(node.grad) for node in order):
-        return None  # only the quick sum overflowed; every gradient is a float
     for node in reversed(order):
-        if node._local_grads is None:
-            continue  # a node with its own _backward closure: no recorded factors to blame
+        if node._local_grads is None or not node.grad or not math.isfinite(node.grad):
+            continue  # its own _backward function, nothing passed down, or already reported above
         for i, (child, local) in enumerate(zip(node._inputs, node._local_grads)):
             where = f"input {i} ({_node_name(child)}) of {_node_name(node)}"
             if not math.isfinite(local):
@@ -178,16 +176,18 @@ def gradient_not_finite(order):
                     f"backward(): the derivative of {node.op} at {_data_of(node)} with respect to {where} "
                     "is infinite; keep the input away from that point (e.g. add a small epsilon)"
                 )
-            if node.grad and not math.isfinite(local * node.grad):
+            if not math.isfinite(local * node.grad):
                 return OverflowError(
                     f"backward(): the gradient overflows a float at {where}: local derivative {local} × "
                     f"upstream gradient {node.grad}; rescale the computation (e.g. smaller constants or inputs)"
                 )
-    bad = next(node for node in reversed(order) if not math.isfinite(node.grad))
-    return OverflowError(
-        f"backward(): the gradient of {_node_name(bad)} is {bad.grad}; gradients accumulated over several "
-        "backward() calls overflowed a float: zero them (model.zero_grad()) before each backward()"
-    )
+    bad = [node for node in reversed(order) if not math.isfinite(node.grad)]
+    if bad:
+        return OverflowError(
+            f"backward(): the gradient of {_node_name(bad[0])} is {bad[0].grad}: finite contributions "
+            "added up past a float; rescale the computation"
+        )
+    return None  # every contribution is finite: only the running check overflowed
 
 
 def _node_name(node):

@@ -161,23 +161,23 @@ class Value:
         As in PyTorch: self is seeded with 1; leaves (inputs, parameters) accumulate across
         calls (``Module.zero_grad()`` resets them); nodes in between start from zero each call.
         """
-        order = topological_order(self)
+        order = topological_order(self, leaves=False)  # leaves have nothing to pass on
         for node in order:
-            if node._inputs:
-                node.grad = 0.0
+            node.grad = 0.0
         self.grad += 1.0
-        total = 0.0  # of every gradient: an inf or nan anywhere makes it non-finite
+        reached = 0.0  # what was passed down: an inf or nan anywhere makes it non-finite
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream = node.grad
-            total += upstream
             if upstream == 0.0:
                 continue  # local * 0 for every input adds nothing (a dead ReLU's whole neuron)
-            if node._local_grads is None:
+            local_grads = node._local_grads
+            if local_grads is None:
                 node._backward()  # a node made the lecture's way: its own function does the step
                 continue
-            for child, local in zip(node._inputs, node._local_grads):
+            reached += upstream * sum(local_grads)  # one C call, where a check per input would be a loop
+            for child, local in zip(node._inputs, local_grads):
                 child.grad += local * upstream  # the chain rule
-        if not -math.inf < total < math.inf:
+        if not -math.inf < reached < math.inf:
             checks.raise_if_gradient_not_finite(order)
 
     def __repr__(self):
@@ -219,19 +219,15 @@ def topological_order(root, leaves=True):
     pending = [iter(root._inputs)]  # for each node on the path, its inputs not yet visited
     while pending:
         for child in pending[-1]:
-            if child not in seen:
-                seen.add(child)
-                if not child._inputs:
-                    if leaves:
-                        order.append(child)  # a leaf waits for nothing
-                elif seen.issuperset(child._inputs):
-                    # Seen is placed but for the path, where no input can be: its inputs are placed.
-                    # At C speed, and the common case in a network: every sample shares the weights.
-                    order.append(child)
-                else:
+            if child._inputs:
+                if child not in seen:
+                    seen.add(child)
                     path.append(child)
                     pending.append(iter(child._inputs))
                     break
+            elif leaves and child not in seen:  # a leaf waits for nothing
+                seen.add(child)
+                order.append(child)
         else:  # every input of the node is placed: the node can follow them
             pending.pop()
             node = path.pop()

@@ -60,10 +60,12 @@ def input_numbers(inputs):
 
 def fused_weighted_sum(weights, inputs, numbers, bias):
     """The node itself, for equally long, checked lists; ``numbers = input_numbers(inputs)``."""
-    weight_numbers = [w.data for w in weights]  # read once: the sum and the local derivatives both need them
     total = bias.data
+    if numbers is inputs:  # constants: only the weights and the bias are inputs of the node
+        for w, x in zip(weights, numbers):
+            total += w.data * x
+        return result_node(total, (*weights, bias), (*numbers, 1.0), WEIGHTED_SUM)
+    weight_numbers = [w.data for w in weights]  # read once: the sum and the local derivatives both need them
     for w, x in zip(weight_numbers, numbers):
         total += w * x
-    if numbers is inputs:  # constants: only the weights and the bias are inputs of the node
-        return result_node(total, (*weights, bias), (*numbers, 1.0), WEIGHTED_SUM)
     return result_node(total, (*weights, *inputs, bias), (*numbers, *weight_numbers, 1.0), WEIGHTED_SUM)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from micrograd import Value
+from micrograd.optim import SGD
 
 
 # -- an infinite or nan gradient is an error naming where it arose --------------------
@@ -36,13 +37,16 @@ def test_the_chain_rule_overflowing_from_finite_local_derivatives():
     assert "x = 1e-300" in message and "1e+200" in message and "overflows" in message
 
 
-def test_gradients_that_overflow_only_by_accumulating_over_calls():
+def test_a_leaf_that_overflows_by_accumulating_over_calls_is_caught_by_the_optimiser():
+    """backward() checks what it passes down; a parameter whose gradient is never zeroed can
+    still add up past a float over many calls, and then the optimiser's step refuses it."""
     x = Value(1.0, label="x")
     y = x * 1e308
     y.backward()
-    assert x.grad == 1e308
-    with pytest.raises(OverflowError, match="zero them"):
-        y.backward()
+    y.backward()  # no zero_grad: 1e308 + 1e308
+    assert x.grad == math.inf
+    with pytest.raises(OverflowError, match="training diverged"):
+        SGD([x], lr=0.1).step()
 
 
 @pytest.mark.parametrize(
