@@ -2,7 +2,7 @@
 
 import pytest
 
-from micrograd import Value, losses
+from micrograd import Value
 from micrograd.exercises import lesson06 as check
 from micrograd.exercises.checking import TODO
 

@@ -115,7 +115,7 @@ def test_numpy_scalars_and_0d_arrays_work_as_numbers_on_either_side(number):
 @pytest.mark.parametrize("array", [np.ones(3), np.zeros((2, 2))])
 def test_an_array_is_refused_with_its_shape(array):
     shape = str(array.shape)
-    with pytest.raises(TypeError, match=rf"holds one number.*") as error:
+    with pytest.raises(TypeError, match="holds one number") as error:
         Value(array)
     assert shape in str(error.value)
     for attempt in (lambda: Value(1.0) * array, lambda: array + Value(1.0), lambda: Value(1.0) < array):

@@ -6,7 +6,9 @@ is "not written yet", and a class whose every piece is untouched is "not
 attempted".
 """
 
-__all__ = ["Unwritten", "attempt", "fmt", "nodes_below"]
+from .checking import failed, not_attempted
+
+__all__ = ["Unwritten", "attempt", "check_classes", "fmt", "nodes_below"]
 
 
 class Unwritten(Exception):
@@ -23,6 +25,24 @@ def attempt(piece, make):
         return make()
     except NotImplementedError:
         raise Unwritten(piece) from None
+
+
+def check_classes(classes, call, untouched, check, pieces):
+    """The verdict on the learner's classes, as every build-it checker of a class gives it.
+
+    ``call`` is how the checker is called (for the message when something other than
+    the classes is passed), ``untouched(*classes)`` says whether they are still the
+    stubs as given, ``check(*classes)`` runs them, and ``pieces`` names what to fill in.
+    """
+    if not all(isinstance(c, type) for c in classes):
+        passed = ", ".join(type(c).__name__ for c in classes)
+        return failed(f"pass the class itself: {call}, not an instance or a value ({passed})")
+    if untouched(*classes):
+        return not_attempted(f"not attempted yet: fill in {pieces}, then run the cell again")
+    try:
+        return check(*classes)
+    except Unwritten as missing:
+        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
 
 
 def fmt(x):

@@ -8,8 +8,8 @@ Each expected gradient is worked out here with the derivative rules
 import math
 import numbers
 
-from .build import Unwritten, attempt, fmt, nodes_below
-from .checking import checker, close, failed, not_attempted, passed
+from .build import Unwritten, attempt, check_classes, fmt, nodes_below
+from .checking import checker, close, failed, passed
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
 
@@ -87,14 +87,8 @@ def _step_untouched(cls):
 
 @checker("Build it: local derivatives and one node's backward step")
 def my_backward_step(cls):
-    if not isinstance(cls, type):
-        return failed(f"pass the class itself, check.my_backward_step(MyValue), not {type(cls).__name__}")
-    if _step_untouched(cls):
-        return not_attempted("not attempted yet: fill in the three local_grads and _backward, then run the cell again")
-    try:
-        return _check_step(cls)
-    except Unwritten as missing:
-        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+    return check_classes((cls,), "check.my_backward_step(MyValue)", _step_untouched, _check_step,
+                         "the three local_grads and _backward")
 
 
 def _check_step(cls):

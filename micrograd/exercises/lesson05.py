@@ -10,8 +10,8 @@ import numbers
 
 from ..engine import Value, graph_size
 from ..nn import MLP, Layer, Neuron
-from .build import Unwritten, attempt, fmt
-from .checking import checker, close, failed, not_attempted, passed
+from .build import attempt, check_classes, fmt
+from .checking import checker, close, failed, passed
 
 __all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
 
@@ -69,14 +69,8 @@ def _nn_untouched(neuron, layer, mlp):
 
 @checker("Build it: Neuron, Layer and MLP")
 def my_mlp(neuron_cls, layer_cls, mlp_cls):
-    if not all(isinstance(c, type) for c in (neuron_cls, layer_cls, mlp_cls)):
-        return failed("pass the three classes themselves: check.my_mlp(MyNeuron, MyLayer, MyMLP)")
-    if _nn_untouched(neuron_cls, layer_cls, mlp_cls):
-        return not_attempted("not attempted yet: fill in MyNeuron, MyLayer and MyMLP, then run the cell again")
-    try:
-        return _check_nn(neuron_cls, layer_cls, mlp_cls)
-    except Unwritten as missing:
-        return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+    return check_classes((neuron_cls, layer_cls, mlp_cls), "check.my_mlp(MyNeuron, MyLayer, MyMLP)",
+                         _nn_untouched, _check_nn, "MyNeuron, MyLayer and MyMLP")
 
 
 def _parameters(obj, name):

@@ -12,7 +12,7 @@ from . import style
 from .collapse import GROUP, MORE, REST, VALUE, fit
 from .graph import GraphIndex, INTERMEDIATE, ROLES, check_root
 from .labels import format_number, html_text
-from .options import DEFAULT_MAX_NODES, make_options
+from .options import make_options
 from ..engine import Value
 
 GRAPH_NAME = "micrograd"
