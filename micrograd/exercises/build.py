@@ -8,7 +8,7 @@ attempted".
 
 from .checking import failed, not_attempted
 
-__all__ = ["Unwritten", "attempt", "check_classes", "fmt", "nodes_below"]
+__all__ = ["Unwritten", "attempt", "still_stub", "check_classes", "fmt", "nodes_below"]
 
 
 class Unwritten(Exception):
@@ -25,6 +25,20 @@ def attempt(piece, make):
         return make()
     except NotImplementedError:
         raise Unwritten(piece) from None
+
+
+def still_stub(call):
+    """Does call() still raise NotImplementedError, as the stub given in the lesson does?
+
+    Anything else it does (return, or raise another error) means the learner changed it.
+    """
+    try:
+        call()
+    except NotImplementedError:
+        return True
+    except Exception:
+        return False
+    return False
 
 
 def check_classes(classes, call, untouched, check, pieces):
