@@ -216,3 +216,11 @@ def test_backward_names_what_is_wrong(swap, words):
 def test_build_checkers_want_functions():
     assert check.my_topological_order(3).status == "failed"
     assert check.my_backward("backward").status == "failed"
+
+
+def test_backward_with_right_leaves_but_a_wrong_node_names_the_right_number():
+    # The slips the checker tries overwrite every .grad: the expected number must be the right one.
+    swap = ("            child.grad += local * node.grad\n", "            child.grad += local * node.grad\n    root.grad = 7.0\n")
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, swap)[1])
+    assert verdict.status == "failed"
+    assert "leaves are right" in verdict.message and "is 7.0, expected 1.0" in verdict.message, verdict.message
