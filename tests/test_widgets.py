@@ -6,6 +6,8 @@ browser would, without a kernel; tests/test_browser.py checks the real thing.
 
 import random
 import re
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -809,3 +811,15 @@ def test_widgets_use_only_public_names_of_viz():
     for path in folder.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"viz\.\w+\.|viz\._|from \.\.viz\.", text), f"{path.name} reaches into micrograd.viz's modules"
+
+
+def test_without_graphviz_a_graph_widget_says_to_install_graphviz():
+    code = (
+        "import sys; sys.modules['graphviz'] = None\n"
+        "from micrograd import Value\n"
+        "from micrograd.widgets import BackpropStepper\n"
+        "BackpropStepper(Value(1.0) * 2)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "pip install graphviz" in done.stderr and "pip install micrograd" not in done.stderr, done.stderr

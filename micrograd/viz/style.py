@@ -10,7 +10,7 @@ from .graph import INPUT, INTERMEDIATE, OUTPUT, PARAMETER
 
 FONT = "Helvetica,Arial,sans-serif"
 
-ROLE_FILLS = {role: ROLE_COLOURS[role] for role in (INPUT, PARAMETER, INTERMEDIATE, OUTPUT)}
+ROLE_FILLS = ROLE_COLOURS  # the palette names the roles as the graph does
 ROLE_NAMES = {
     INPUT: "input",
     PARAMETER: "parameter",

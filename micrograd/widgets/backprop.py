@@ -144,7 +144,7 @@ class BackpropStepper(Controller):
         return graph_html(drawing)
 
     def static_html(self):
-        return static_html(f'<div>{self._panel_html()}</div>{self._graph_html()}')
+        return static_html(f"<div>{self.panel.value}</div>{self.graph.value}")  # as drawn, not drawn again
 
     def _panel_html(self):
         name = self.names

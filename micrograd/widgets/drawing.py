@@ -1,13 +1,20 @@
 """The drawings and node names the graph widgets share, through micrograd.viz's public names."""
 
-from ._base import fmt, require
+from ._base import fmt
 
 __all__ = ["draw", "drawing_options", "node_names"]
 
 
+def _viz():
+    # Imported on first use, so that without graphviz the error is viz's own, with its install advice.
+    from .. import viz
+
+    return viz
+
+
 def drawing_options(options, changes, **defaults):
     """One ``viz.DrawOptions`` from an options object and/or keywords, over the widget's ``defaults``."""
-    viz = require("micrograd.viz")  # through require: viz needs graphviz, the engine does not
+    viz = _viz()
     if options is None:
         options = viz.DrawOptions(**defaults)
     elif not isinstance(options, viz.DrawOptions):
@@ -19,7 +26,7 @@ def drawing_options(options, changes, **defaults):
 
 def draw(root, options, highlight=()):
     """``micrograd.viz.draw_dot`` of ``root`` with ``options``, marking ``highlight`` nodes and edges."""
-    return require("micrograd.viz").draw_dot(root, options, highlight=list(highlight))
+    return _viz().draw_dot(root, options, highlight=list(highlight))
 
 
 def node_names(nodes, params=None):
@@ -29,5 +36,5 @@ def node_names(nodes, params=None):
     ``params`` or ``model``), else its operation and data in brackets, e.g.
     ``[tanh 0.7616]``: the drawing shows that operation next to that number.
     """
-    parameters = require("micrograd.viz").parameter_names(params)
+    parameters = _viz().parameter_names(params)
     return {node: node.label or parameters.get(node) or f"[{node.op or 'value'} {fmt(node.data)}]" for node in nodes}

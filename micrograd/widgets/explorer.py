@@ -152,8 +152,8 @@ class ExpressionExplorer(Controller):
 
     def static_html(self):
         inputs = " ".join(f"{html.escape(name)} = {fmt(x, 3)}" for name, x in self.values.items())
-        graph = self._graph_html() if self.show_graph else ""
-        return static_html(f"<div><code>{inputs}</code></div>{self._panel_html()}{graph}")
+        graph = self.graph.value if self.show_graph else ""  # as drawn, not drawn again
+        return static_html(f"<div><code>{inputs}</code></div>{self.panel.value}{graph}")
 
     def summary(self):
         inputs = ", ".join(f"{name}={fmt(x, 3)}" for name, x in self.values.items())

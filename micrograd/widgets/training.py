@@ -154,10 +154,13 @@ class TrainingStepper(Controller):
 
     # -- what the buttons do -----------------------------------------------------
 
-    def step(self, redraw=True):
-        """One training step; returns its history record."""
+    def _check_running(self):
         if self.error is not None:
             raise RuntimeError(f"training stopped with an error ({self.error}); call reset() to start over")
+
+    def step(self, redraw=True):
+        """One training step; returns its history record."""
+        self._check_running()
         record = self.session.step()
         if redraw:
             self.redraw()
@@ -171,8 +174,7 @@ class TrainingStepper(Controller):
         more than the steps themselves.
         """
         steps = check_steps(self.run_steps.value if steps is None else steps)
-        if self.error is not None:
-            raise RuntimeError(f"training stopped with an error ({self.error}); call reset() to start over")
+        self._check_running()
         last_plot = time.monotonic()
 
         def show(record):
