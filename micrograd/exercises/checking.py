@@ -152,7 +152,6 @@ def checker(title, lesson=None):
             return show(Verdict(lesson_id, title, *outcome))
 
         run.title = title
-        run.lesson = lesson_id
         return run
 
     return wrap

@@ -8,6 +8,7 @@ so the expected answers never come from the learner's own formula.
 import math
 import numbers
 
+from ..data import four_samples
 from ..engine import Value, graph_size
 from ..nn import MLP, Layer, Neuron
 from .build import attempt, check_classes, fmt, still_stub
@@ -134,7 +135,7 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
     _fill(ref.parameters(), offset=5)
     linear_out = MLP(3, [4, 4, 1], activation="tanh", output_activation=None, rng=0)
     _fill(linear_out.parameters(), offset=5)
-    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    xs, _ = four_samples()
     for x in xs:
         got = _single(attempt("MyMLP.__call__", lambda: model(x)))
         problem = _value_problem(got, f"MyMLP(3, [4, 4, 1])({x})")

@@ -43,6 +43,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..exercises.checking import MARKS
+
 __all__ = ["Grade", "grade_notebook", "grade_folder", "format_table", "write_csv", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
 
 DEFAULT_TIME_LIMIT = 120.0  # seconds per notebook; every lesson runs in well under a minute
@@ -57,7 +59,7 @@ CHECKER_IMPORT = re.compile(
     re.MULTILINE,
 )
 LESSON_NAME = re.compile(r"\blesson(\d+)\b")
-STATUSES = ("passed", "failed", "not attempted")
+STATUSES = tuple(MARKS)  # the statuses a checker gives
 
 
 @dataclass
