@@ -52,6 +52,9 @@ class Verdict:
     exercise: str  # the exercise's title, "Exercise 1: the neuron's graph"
     status: str  # "passed", "failed" or "not attempted"
     message: str
+    # HTML shown under the verdict line (a drawing of the learner's graph, say): an extra
+    # form for people, left out of the text and the data that grading reads.
+    figure: str = ""
 
     @property
     def passed(self):
@@ -70,6 +73,7 @@ class Verdict:
             f'style="color:{text};background:{background};border-left:4px solid {border};'
             f'padding:4px 8px;margin:2px 0;font-family:sans-serif;font-size:14px;line-height:1.4">'
             f"<b>{MARKS[self.status]} {html.escape(self.exercise)}</b>: {html.escape(self.message)}</div>"
+            f"{self.figure}"
         )
 
     def bundle(self):
@@ -103,8 +107,9 @@ def passed(message="correct"):
     return ("passed", message)
 
 
-def failed(message):
-    return ("failed", message)
+def failed(message, figure=""):
+    """A failure; ``figure`` is HTML to show under it, e.g. the learner's graph with the wrong node marked."""
+    return ("failed", message, figure)
 
 
 def not_attempted(message="not attempted yet: replace ... with your answer and run the cell again"):
