@@ -167,10 +167,16 @@ def gradient_not_finite(order):
     ``log`` of a subnormal), or a product of finite factors too large for a float.
     """
     for node in reversed(order):
-        if node._local_grads is None or not node.grad or not math.isfinite(node.grad):
-            continue  # its own _backward function, nothing passed down, or already reported above
+        if node._local_grads is None or not math.isfinite(node.grad):
+            continue  # its own _backward function, or already reported above
         for i, (child, local) in enumerate(zip(node._inputs, node._local_grads)):
             where = f"input {i} ({_node_name(child)}) of {_node_name(node)}"
+            if not math.isfinite(local) and not node.grad:
+                return OverflowError(
+                    f"backward(): the derivative of {node.op} at {_data_of(node)} with respect to {where} "
+                    "is infinite and the gradient arriving there is 0: 0 × ∞ has no value (PyTorch gives nan); "
+                    "keep the input away from that point (e.g. add a small epsilon)"
+                )
             if not math.isfinite(local):
                 return OverflowError(
                     f"backward(): the derivative of {node.op} at {_data_of(node)} with respect to {where} "

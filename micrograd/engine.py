@@ -168,13 +168,15 @@ class Value:
         reached = 0.0  # what was passed down: an inf or nan anywhere makes it non-finite
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream = node.grad
-            if upstream == 0.0:
-                continue  # local * 0 for every input adds nothing (a dead ReLU's whole neuron)
             local_grads = node._local_grads
             if local_grads is None:
-                node._backward()  # a node made the lecture's way: its own function does the step
+                if upstream != 0.0:
+                    node._backward()  # a node made the lecture's way: its own function does the step
                 continue
-            reached += upstream * sum(local_grads)  # one C call, where a check per input would be a loop
+            total = sum(local_grads)  # one C call, where a check per input would be a loop
+            if upstream == 0.0 and -math.inf < total < math.inf:
+                continue  # local * 0 adds nothing (a dead ReLU's whole neuron); 0 * inf is no number
+            reached += upstream * total
             for child, local in zip(node._inputs, local_grads):
                 child.grad += local * upstream  # the chain rule
         if not -math.inf < reached < math.inf:

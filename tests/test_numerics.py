@@ -61,11 +61,20 @@ def test_a_defined_forward_value_never_raises_only_the_backward_that_needs_infin
     assert op in str(error.value)
 
 
-def test_an_infinite_local_derivative_that_nothing_needs_is_no_error():
-    root = Value(0.0) ** 0.5
-    out = root * 0.0 + 1.0  # the path through root carries a zero gradient
-    out.backward()
-    assert root.grad == 0.0
+def test_an_infinite_local_derivative_times_a_zero_gradient_is_an_error_not_a_silent_zero():
+    """0 × ∞ has no value (PyTorch gives nan): skipping the zero-gradient node would leave x.grad
+    at a plausible 0.0, so backward() refuses it and says where."""
+    x, z = Value(0.0, label="x"), Value(0.0, label="z")
+    with pytest.raises(OverflowError, match=r"\*\*0.5 at 0.0 .* \(x = 0.0\).*0 × ∞") as error:
+        ((x**0.5) * z).backward()
+    assert "gradient arriving there is 0" in str(error.value)
+
+
+def test_a_zero_gradient_skips_a_node_whose_local_derivatives_are_finite():
+    x = Value(3.0)
+    dead = (x * -1.0).relu()  # relu at a negative input: nothing flows back to x
+    (dead * 5.0 + 1.0).backward()
+    assert x.grad == 0.0
 
 
 def test_zero_to_the_half_is_zero():
