@@ -78,6 +78,13 @@ def children(inputs, value_type):
     return inputs
 
 
+def op_name(op):
+    """An op's name as drawings show it: text."""
+    if not isinstance(op, str):
+        raise TypeError(f"_op is the name of the operation as text, e.g. '+'; got {type(op).__name__} {_describe(op)}")
+    return op
+
+
 def custom_op(data, inputs, local_grads, op, value_type):
     """(data, inputs, local_grads) of ``Value.from_op``, checked: one local derivative per input."""
     inputs = children(inputs, value_type)

@@ -47,7 +47,7 @@ class Value:
         self.data = checks.number(data)
         self.grad = 0.0
         self.op = _op
-        self._inputs = checks.children(_children, Value) if _children else ()
+        self._inputs = _children_in_order(_children) if _children else ()
         self._local_grads = None if self._inputs else ()  # None: the lecture's way, see _backward
         if label != "":
             self.label = label
@@ -61,8 +61,25 @@ class Value:
                      lambda self, text: setattr(self, "_label", checks.label(text)))
     inputs = property(lambda self: self._inputs, doc="The Values this one was computed from, in operand order.")
     local_grads = property(lambda self: self._local_grads, doc="d(self)/d(input), for each input.")
-    _prev = property(lambda self: set(self._inputs))  # micrograd 0.1.0's names
-    _op = property(lambda self: self.op)
+    # micrograd 0.1.0's names, assignable as there (forks set them in their own __init__).
+    @property
+    def _prev(self):
+        return set(self._inputs)
+
+    @_prev.setter
+    def _prev(self, children):
+        """New inputs: the local derivatives recorded for the old ones no longer apply, so the
+        node keeps only a ``_backward`` function, if it has one; ``_prev = set()`` makes a leaf."""
+        self._inputs = _children_in_order(children)
+        self._local_grads = () if not self._inputs else None
+
+    @property
+    def _op(self):
+        return self.op
+
+    @_op.setter
+    def _op(self, op):
+        self.op = checks.op_name(op)
 
     @property
     def _backward(self):
@@ -194,6 +211,16 @@ def result_node(data, inputs, local_grads, op):
     out = Value.__new__(Value)
     out.data, out.grad, out.op, out._inputs, out._local_grads = data, 0.0, op, inputs, local_grads
     return out
+
+
+def _children_in_order(children):
+    """The inputs as a tuple of Values: in operand order, or in the graph's own stable order when
+    given as a set (a set's order follows memory addresses, different in every run)."""
+    if isinstance(children, (set, frozenset)) and len(children) > 1:
+        from .graphs import stable_order  # only sets need it: not on the path of every op
+
+        children = stable_order(children)
+    return checks.children(children, Value)
 
 
 def _operand(x):

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 from . import style
 from .collapse import GROUP, MORE, REST, VALUE, fit
-from .graph import GraphIndex, INTERMEDIATE, ROLES, check_root
+from .graph import GraphIndex, INTERMEDIATE, ROLES
 from .labels import format_number, html_text
 from .options import make_options
 from ..engine import Value
+from ..graphs import read_graph
 
 GRAPH_NAME = "micrograd"
 
@@ -32,27 +33,30 @@ class DotText:
         return f"digraph {GRAPH_NAME} {{\n{''.join(self.body)}}}\n"
 
 
-def dot_source(root, options=None, *, highlight=None, **changes):
+def dot_source(root, options=None, *, highlight=None, notes=None, **changes):
     """The DOT text ``draw_dot`` draws, as a string (``rankdir='auto'`` is left to right here)."""
-    return dot_text(root, make_options(options, changes), highlight=highlight).source
+    return dot_text(root, make_options(options, changes), highlight=highlight, notes=notes).source
 
 
-def dot_text(root, options, highlight=None, rankdir=None):
+def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="draw_dot"):
     """Build the DOT statements for the graph below ``root`` (see ``draw_dot``).
 
     ``rankdir`` overrides the options' direction; ``'auto'`` means ``'LR'``
     here, since choosing needs Graphviz's layout (``draw_dot`` does that).
     """
-    check_root(root, "draw_dot")
+    view = read_graph(root, caller)
+    root = view.root
+    highlight = view.mirror_items(highlight)
+    notes = {view.mirror_of(node): text for node, text in (notes or {}).items()}
     rankdir = rankdir or options.rankdir
     if rankdir == "auto":
         rankdir = "LR"
     precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
     max_nodes, title, legend = options.max_nodes, options.title, options.legend
-    index = GraphIndex(root, options.parameters)
+    index = GraphIndex(root, view.map_params(options.parameters))
     plan = fit(index, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
-    writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks)
+    writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks, notes)
     writer.stacked = rankdir in ("TB", "BT")
     body = [
         f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" '
@@ -119,8 +123,9 @@ def _check_in_graph(node, index):
 class _Writer:
     stacked = False  # a Value's fields one under the other (top-to-bottom layouts)
 
-    def __init__(self, index, plan, precision, show_grad, color_by, show_local_grads, marks):
+    def __init__(self, index, plan, precision, show_grad, color_by, show_local_grads, marks, notes):
         self.index = index
+        self.notes = notes  # {Value: text}: a line of its own under the node's numbers
         self.plan = plan
         self.precision = precision
         self.show_grad = show_grad
@@ -193,6 +198,8 @@ class _Writer:
         cells.append(f"data {self.fmt(node.data)}")
         if self.show_grad:
             cells.append(f"grad {self.fmt(node.grad)}")
+        if node in self.notes:
+            cells.append(f'<FONT COLOR="{style.HIGHLIGHT}"><B>{html_text(self.notes[node])}</B></FONT>')
         if self.stacked:
             # Top to bottom, the fields go one under the other: a narrow box,
             # so a rank of several Values still fits the page.

@@ -173,8 +173,13 @@ def narrower(wide, make_tall):
     return tall if tall.width_px < width else wide
 
 
-def draw_dot(root, options=None, *, highlight=None, **changes):
+def draw_dot(root, options=None, *, highlight=None, notes=None, **changes):
     """Draw the computation graph below ``root`` (a Value, usually the loss).
+
+    ``root`` may be a node of any micrograd-style class: the package's
+    ``Value``, micrograd 0.1.0's, the lecture's, your own ``MyValue``:
+    anything with a number in ``.data`` and its inputs in ``._prev`` (a set,
+    tuple or list) or ``.inputs`` (see ``micrograd.graphs``).
 
     Each Value is a record ``label | data | grad`` and each operation a
     small node feeding it.  ``options`` is a :class:`DrawOptions`; keywords
@@ -202,6 +207,7 @@ def draw_dot(root, options=None, *, highlight=None, **changes):
       drawing scrolls sideways in its own box rather than shrinking.
 
     ``highlight``: Values and/or ``(input, output)`` pairs to mark in red.
+    ``notes``: ``{node: text}``, a line of red text under a node's numbers.
 
     Returns a :class:`GraphDrawing`; save it with ``.export("graph.png")``
     (or ``.svg``, ``.pdf``, ``.dot``), or ``.render(...)`` as any Digraph.
@@ -209,7 +215,7 @@ def draw_dot(root, options=None, *, highlight=None, **changes):
     options = make_options(options, changes)
 
     def make(rankdir):
-        return make_drawing(dot_text(root, options, highlight, rankdir), options.page_width, rankdir)
+        return make_drawing(dot_text(root, options, highlight, rankdir, notes), options.page_width, rankdir)
 
     if options.rankdir != "auto":
         return make(options.rankdir)

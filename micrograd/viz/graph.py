@@ -20,14 +20,6 @@ ROLES = (INPUT, PARAMETER, INTERMEDIATE, OUTPUT)
 WEIGHTED_SUM = "w·x+b"
 
 
-def check_root(root, caller):
-    if not isinstance(root, Value):
-        raise TypeError(
-            f"{caller} draws the graph below one Value (usually the loss), got "
-            f"{type(root).__name__}; pass e.g. {caller}(loss)"
-        )
-
-
 def parameter_names(params):
     """{Value: name} from a Module, a {name: Value} mapping or an iterable of Values."""
     if params is None:
@@ -47,7 +39,7 @@ def parameter_names(params):
     names = {}
     for name, p in pairs:
         if not isinstance(p, Value):
-            raise TypeError(f"params must all be Values, got {type(p).__name__} {p!r:.40}")
+            raise TypeError(f"params must all be nodes of the graph, got {type(p).__name__} {p!r:.40}")
         names.setdefault(p, name)
     return names
 
@@ -98,6 +90,6 @@ def weighted_sum_parameters(node):
     """
     inputs, local = node.inputs, node.local_grads
     n = len(inputs) // 2
-    if len(inputs) % 2 == 1 and all(local[i] == inputs[n + i].data for i in range(n)):
+    if local is not None and len(inputs) % 2 == 1 and all(local[i] == inputs[n + i].data for i in range(n)):
         return inputs[:n] + inputs[-1:]
     return inputs

@@ -15,7 +15,7 @@
     b  data -3.0000  grad  2.0000
 """
 
-from .graph import check_root
+from ..graphs import read_graph
 from .labels import check_precision, format_number, plain_text
 from ..engine import topological_order
 
@@ -30,7 +30,7 @@ def text_graph(root, *, precision=4, show_grad=True):
     nodes computed from it.  A line shows the node's name (its label, or
     ``#n`` from the graph's numbering), data, grad, and how it was computed.
     """
-    check_root(root, "text_graph")
+    root = read_graph(root, "text_graph").root
     check_precision(precision)
     order = topological_order(root)
     names = _names(order)

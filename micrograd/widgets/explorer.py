@@ -6,7 +6,8 @@ import math
 import numbers
 
 from ..engine import Value
-from ..gradcheck import numerical_gradient
+from ..gradcheck import central_difference
+from ..graphs import class_name, is_node, read_graph
 from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
 from .drawing import draw, drawing_options
 
@@ -35,10 +36,19 @@ class ExpressionExplorer(Controller):
     included.  ``draw_options`` (a ``micrograd.viz.DrawOptions`` or a dict of
     ``draw_dot`` keywords) chooses how the graph is drawn; ``show_graph=False``
     leaves the drawing out.
+
+    ``value_type`` is the class the inputs are made of: the package's
+    ``Value`` unless given, or your own, e.g. ``value_type=MyValue`` (made as
+    ``MyValue(x, label=name)``, or ``MyValue(x)`` with ``.label`` set after).
+    Its gradients come from the output's ``backward()``, or, for a class
+    without one, from each node's own ``_backward()``, output first.
     """
 
-    def __init__(self, fn, *, limits=(-5.0, 5.0), step=0.01, show_graph=True, draw_options=None, **values):
-        if isinstance(fn, Value):
+    def __init__(self, fn, *, limits=(-5.0, 5.0), step=0.01, show_graph=True, draw_options=None, value_type=Value, **values):
+        if not isinstance(value_type, type):
+            raise TypeError(f"value_type is the class the inputs are made of, e.g. value_type=MyValue; got {class_name(value_type)}")
+        self.value_type = value_type
+        if is_node(fn):
             raise TypeError(
                 "ExpressionExplorer needs the expression as a function of its inputs, so it can "
                 "recompute it when a slider moves: e.g. ExpressionExplorer(lambda a, b: a * b, a=2.0, b=-3.0)"
@@ -102,14 +112,17 @@ class ExpressionExplorer(Controller):
     def update(self):
         """Recompute the expression, its gradients and the drawing."""
         values = self.values
-        self.leaves = {name: Value(x, label=name) for name, x in values.items()}
+        self.leaves = {name: self._leaf(x, name) for name, x in values.items()}
         try:
             output = self.fn(*self.leaves.values())
-            if not isinstance(output, Value):
-                raise TypeError(f"the function must return a Value, got {type(output).__name__}; build it from its inputs")
-            if not output.label:
-                output.label = "out"  # the panel's name for it; the Value is new on every update
-            output.backward()
+            if not is_node(output):
+                raise TypeError(
+                    f"the function must return a node built from its inputs (a {self.value_type.__name__}), "
+                    f"got {class_name(output)}"
+                )
+            if not getattr(output, "label", ""):
+                output.label = "out"  # the panel's name for it; the node is new on every update
+            _backward_pass(output)
         except _EXPRESSION_ERRORS as error:
             self.output, self.gradients, self.slopes, self.error = None, {}, {}, str(error)
         else:
@@ -119,6 +132,14 @@ class ExpressionExplorer(Controller):
         self.panel.value = self._panel_html()
         if self.show_graph:
             self.graph.value = self._graph_html()
+
+    def _leaf(self, x, name):
+        try:
+            return self.value_type(x, label=name)
+        except TypeError:  # a class without a label argument, as micrograd 0.1.0's
+            leaf = self.value_type(x)
+            leaf.label = name
+            return leaf
 
     def _graph_html(self):
         if self.output is None:
@@ -130,8 +151,12 @@ class ExpressionExplorer(Controller):
 
     def _measured_slopes(self, point):
         """{name: slope by central differences}, None where a nudge leaves the domain."""
+        def output_at(i, xi):
+            moved = point[:i] + [xi] + point[i + 1 :]
+            return float(self.fn(*(self._leaf(x, name) for x, name in zip(moved, self.names))).data)
+
         try:
-            return dict(zip(self.names, numerical_gradient(self.fn, point)))
+            return {name: central_difference(lambda xi, i=i: output_at(i, xi), point[i], 1e-6) for i, name in enumerate(self.names)}
         except _EXPRESSION_ERRORS:  # e.g. log(x) with x a hair above zero
             return dict.fromkeys(self.names)
 
@@ -191,3 +216,18 @@ def _start_value(name, values, fn):
     if not math.isfinite(value):
         raise ValueError(f"the start value of {name} must be a finite number, got {value!r}")
     return float(value)
+
+
+def _backward_pass(output):
+    """Gradients of every node below output: its own backward(), or each node's _backward()."""
+    if callable(getattr(output, "backward", None)):
+        output.backward()
+        return
+    view = read_graph(output, "ExpressionExplorer")
+    from ..engine import topological_order
+
+    output.grad = 1.0
+    for node in reversed(topological_order(view.root)):
+        step = getattr(view.original(node), "_backward", None)
+        if callable(step):
+            step()

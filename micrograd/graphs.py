@@ -1,0 +1,289 @@
+"""Any micrograd's graph, read through one small adapter.
+
+The drawings, the text view, the steppers and the checkers read a graph
+through this module, so they work on every micrograd-style class alike: the
+package's ``Value``, micrograd 0.1.0's, the lecture's as typed from the video,
+EurekaLabs' micrograd and the course's ``MyValue``.  A *node* is any object with
+
+- a number in ``.data``;
+- its inputs in ``._prev`` (a set, tuple or list) or ``.inputs``;
+- optionally ``.grad`` (a number, or None for 0), ``._op`` or ``.op`` (text),
+  ``.label`` (text) and ``._local_grads`` (one number per input, in the
+  order of a tuple or list of inputs).
+
+``read_graph(root, caller)`` returns a :class:`GraphView`.  For the package's
+own ``Value`` the view is the graph itself, every feature kept and nothing
+copied.  For any other class it is a mirror: one package ``Value`` per node,
+holding that node's numbers, with ``original()`` and ``mirror_of()`` to go
+between the two and ``refresh()`` to copy the numbers again after the
+learner's code changed them.
+
+Inputs held in a set have no order of their own (their order follows memory
+addresses, which change from run to run).  They are put in a *stable order*
+that depends only on the graph: by label, then data, then op, then the
+expression below them.  Two inputs that tie on all of these are the same
+expression with the same numbers, so either order draws the same picture.
+This is what keeps drawings of set-based graphs byte-identical in every
+process, and so stored notebook outputs valid under strict nbval.
+"""
+
+import hashlib
+import math
+import numbers
+from collections.abc import Mapping
+
+from .engine import Value
+
+__all__ = ["GraphView", "read_graph", "is_node", "inputs_of", "stable_order", "class_name", "not_a_node"]
+
+_SETS = (set, frozenset)
+_SEQUENCES = (tuple, list)
+
+
+def class_name(obj):
+    """``int``, or ``Value (from module __main__)`` for a class outside the builtins: a learner's
+    class called ``Value`` is never mistaken for the package's."""
+    cls = type(obj)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    return f"{cls.__qualname__} (from module {cls.__module__})"
+
+
+def _raw_inputs(node):
+    """The inputs as the node holds them (``._prev`` first, then ``.inputs``), or None."""
+    for name in ("_prev", "inputs"):
+        try:
+            inputs = getattr(node, name)
+        except AttributeError:
+            continue
+        if isinstance(inputs, _SETS + _SEQUENCES):
+            return inputs
+    return None
+
+
+def is_node(obj):
+    """Does ``obj`` look like a micrograd node: ``.data`` and ``._prev`` (or ``.inputs``)?"""
+    if isinstance(obj, Value):
+        return True
+    return hasattr(obj, "data") and _raw_inputs(obj) is not None
+
+
+def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
+    """The TypeError for something that is not a graph node, saying what a node needs."""
+    hint = ""
+    if isinstance(obj, _SETS + _SEQUENCES) and obj and is_node(next(iter(obj))):
+        hint = f"; pass one node, not a {type(obj).__name__} of them"
+    elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):
+        hint = "; it has .data but its inputs are in neither ._prev nor .inputs (a set, tuple or list)"
+    return TypeError(
+        f"{caller} takes {what}: an object with a number in .data and its inputs in ._prev "
+        f"(or .inputs); got {class_name(obj)}{hint}"
+    )
+
+
+def inputs_of(node):
+    """The node's inputs as a tuple: in operand order, or in stable order when held in a set."""
+    if isinstance(node, Value):
+        return node._inputs
+    inputs = _raw_inputs(node)
+    if isinstance(inputs, _SETS):
+        return stable_order(inputs)
+    return tuple(inputs) if inputs is not None else ()
+
+
+def _number(node, name, default=None):
+    value = getattr(node, name, default)
+    if value is None and default is not None:
+        return float(default)
+    if isinstance(value, numbers.Real) or hasattr(value, "__float__"):
+        try:
+            return float(value)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    raise TypeError(
+        f"a node's .{name} must be a number; a {class_name(node)} in the graph holds "
+        f"{value!r:.60} ({type(value).__name__})"
+    )
+
+
+def _text(node, *names):
+    for name in names:
+        value = getattr(node, name, None)
+        if value is not None and not callable(value):
+            return value if isinstance(value, str) else str(value)
+    return ""
+
+
+def _sort_key(node):
+    """What orders inputs held in a set, before the expression below them is needed."""
+    data = getattr(node, "data", 0.0)
+    try:
+        data = float(data)
+    except (TypeError, ValueError, OverflowError):
+        data = math.nan
+    return (_text(node, "label"), (math.isnan(data), 0.0 if math.isnan(data) else data), _text(node, "_op", "op"))
+
+
+def _digests(root):
+    """{id(node): a digest of the expression below node}, for every node below root (no recursion)."""
+    digests = {}
+    stack = [(root, False)]
+    keep = []  # holds the nodes, so that no id is reused while the walk runs
+    while stack:
+        node, inputs_done = stack.pop()
+        if id(node) in digests:
+            continue
+        inputs = _raw_inputs(node) if not isinstance(node, Value) else node._inputs
+        inputs = inputs or ()
+        if not inputs_done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in inputs if id(child) not in digests)
+            continue
+        below = [digests[id(child)] for child in inputs]
+        if isinstance(inputs, _SETS):
+            below.sort()
+        text = "\x1f".join(map(str, _sort_key(node))) + "\x1e" + "\x1e".join(below)
+        digests[id(node)] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        keep.append(node)
+    return digests
+
+
+def stable_order(inputs, digests=None):
+    """``inputs`` (a set) as a tuple in an order that depends only on the graph: by label, data and
+    op, and where those tie, by the expression below each input."""
+    inputs = list(inputs)
+    keys = [_sort_key(node) for node in inputs]
+    if len(set(keys)) < len(keys):  # a tie: look below (rare, and only then worth the walk)
+        if digests is None:
+            digests = {}
+            for node in inputs:
+                digests.update(_digests(node))
+        keys = [key + (digests[id(node)],) for key, node in zip(keys, inputs)]
+    return tuple(inputs[i] for i in sorted(range(len(inputs)), key=keys.__getitem__))
+
+
+class GraphView:
+    """A graph as the package's Values: the graph itself, or a mirror of a foreign one."""
+
+    def __init__(self, root, originals=None):
+        self.root = root
+        self._originals = originals  # [(original, mirror)] in topological order, None: not a mirror
+        if originals is not None:
+            self._mirror = {id(original): mirror for original, mirror in originals}
+            self._original = {id(mirror): original for original, mirror in originals}
+
+    @property
+    def foreign(self):
+        """True when the graph is of another class and this is its mirror."""
+        return self._originals is not None
+
+    def mirror_of(self, node):
+        """The package Value standing for ``node`` (``node`` itself when not a mirror)."""
+        if self._originals is None:
+            return node
+        return self._mirror.get(id(node), node)
+
+    def original(self, value):
+        """The learner's node a mirror Value stands for (``value`` itself when not a mirror)."""
+        if self._originals is None:
+            return value
+        return self._original[id(value)]
+
+    def pairs(self):
+        """(original, mirror) for every node, inputs first."""
+        return list(self._originals or ())
+
+    def refresh(self):
+        """Copy data and grad from the originals into the mirror again (after their code ran)."""
+        for original, mirror in self._originals or ():
+            mirror.data = _number(original, "data")
+            mirror.grad = _number(original, "grad", 0.0)
+
+    def mirror_items(self, items):
+        """Nodes and (input, output) pairs of nodes, each node replaced by its mirror."""
+        if self._originals is None or items is None:
+            return items
+        try:
+            items = list(items)
+        except TypeError:
+            return items  # not iterable: let the caller say what it takes
+        return [tuple(map(self.mirror_of, item)) if isinstance(item, tuple) else self.mirror_of(item) for item in items]
+
+    def map_params(self, params):
+        """``params`` (a Module, {name: node} or nodes) with the learner's nodes replaced by mirrors."""
+        if self._originals is None or params is None or callable(getattr(params, "named_parameters", None)):
+            return params
+        if isinstance(params, Mapping):
+            return {name: self.mirror_of(p) for name, p in params.items()}
+        if callable(getattr(params, "parameters", None)):  # the learner's own MyMLP
+            params = params.parameters()
+        try:
+            return [self.mirror_of(p) for p in params]
+        except TypeError:
+            return params  # not iterable: let the drawing say what it takes
+
+
+def read_graph(root, caller):
+    """The graph below ``root`` as a :class:`GraphView`; a TypeError naming ``caller`` for a non-node."""
+    if isinstance(root, Value):
+        return GraphView(root)
+    if not is_node(root):
+        raise not_a_node(caller, root)
+    digests = None
+    order = []
+    inputs = {}
+    seen = set()
+    stack = [(root, False)]
+    while stack:  # depth first, no recursion: a deep chain is fine
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        raw = _raw_inputs(node)
+        if raw is None:
+            if not hasattr(node, "data"):
+                raise not_a_node(caller, node, "a graph whose every node is a node")
+            raw = ()
+        if isinstance(raw, _SETS) and len(raw) > 1:
+            keys = [_sort_key(child) for child in raw]
+            if len(set(keys)) < len(keys) and digests is None:
+                digests = _digests(root)
+            ordered = stable_order(raw, digests)
+        else:
+            ordered = tuple(raw)
+        inputs[id(node)] = ordered
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(ordered) if id(child) not in seen)
+    originals = []
+    mirror = {}
+    for node in order:
+        value = Value.__new__(Value)
+        value.data = _number(node, "data")
+        value.grad = _number(node, "grad", 0.0)
+        value.op = _text(node, "_op", "op")
+        value._inputs = tuple(mirror[id(child)] for child in inputs[id(node)])
+        value._local_grads = _local_grads(node, value._inputs)
+        label = _text(node, "label")
+        if label:
+            value.label = label
+        mirror[id(node)] = value
+        originals.append((node, value))
+    return GraphView(mirror[id(root)], originals)
+
+
+def _local_grads(node, inputs):
+    """The node's recorded local derivatives, when it keeps them lined up with ordered inputs."""
+    if not inputs:
+        return ()
+    if isinstance(_raw_inputs(node), _SETS):
+        return None  # a set has no order for the derivatives to line up with
+    recorded = getattr(node, "_local_grads", None)
+    if isinstance(recorded, _SEQUENCES) and len(recorded) == len(inputs):
+        try:
+            return tuple(float(g) for g in recorded)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return None
