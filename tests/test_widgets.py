@@ -515,7 +515,7 @@ def test_bad_set_ups_fail_at_once_with_a_clear_message(arguments, message):
 
 
 def test_a_loss_function_must_return_a_value():
-    with pytest.raises(TypeError, match=r"must return a node built from its inputs \(a Value\), got float"):
+    with pytest.raises(TypeError, match="must return a Value"):
         TrainingStepper(MLP(3, [4, 1], rng=0), FOUR_X, FOUR_Y, loss=lambda outputs, targets: 0.0)
 
 
