@@ -205,7 +205,7 @@ def test_backward_that_overwrites_is_told_so_by_name():
     [
         (("for node in reversed(order):", "for node in order:"), "Walk the topological order in reverse"),
         (("    root.grad = 1.0\n", ""), "seed the root first"),
-        (("child.grad += local * node.grad", "child.grad += local"), "what the package's backward() gives"),
+        (("child.grad += local * node.grad", "child.grad += local"), "its local derivative alone"),
     ],
 )
 def test_backward_names_what_is_wrong(swap, words):

@@ -8,7 +8,19 @@ attempted".
 
 from .checking import failed, not_attempted
 
-__all__ = ["Unwritten", "attempt", "still_stub", "check_classes", "fmt", "nodes_below"]
+__all__ = [
+    "Unwritten",
+    "attempt",
+    "still_stub",
+    "check_classes",
+    "fmt",
+    "nodes_below",
+    "inputs_of",
+    "is_value_like",
+    "root_down",
+    "first_wrong",
+    "wrong_gradient",
+]
 
 
 class Unwritten(Exception):
@@ -78,3 +90,73 @@ def nodes_below(root, inputs_of):
                 seen.add(id(child))
                 stack.append(child)
     return order
+
+
+def inputs_of(node):
+    """A micrograd-style node's inputs: ``._prev`` (tuple, list or set), or the package's ``.inputs``."""
+    inputs = getattr(node, "inputs", None)
+    if isinstance(inputs, (tuple, list)):
+        return tuple(inputs)
+    prev = getattr(node, "_prev", ())
+    return tuple(prev) if isinstance(prev, (tuple, list, set, frozenset)) else ()
+
+
+def is_value_like(x):
+    """Is x a micrograd-style value (the package's Value, a learner's MyValue, the lecture's)?
+
+    It holds a number in ``.data``, has + and * and tanh, and keeps its inputs in ``._prev``.
+    """
+    cls = type(x)
+    data = getattr(x, "data", None)
+    return (
+        isinstance(data, (int, float))
+        and not isinstance(data, bool)
+        and all(hasattr(cls, name) for name in ("__add__", "__mul__", "tanh"))
+        and hasattr(x, "_prev")
+    )
+
+
+def root_down(root):
+    """Every node below root, from the root down: each node before all of its inputs."""
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif id(node) not in seen:
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(inputs_of(node)))
+    return order[::-1]
+
+
+def first_wrong(root, expected, tol=1e-9):
+    """The first node from the root down whose .grad is not expected[id(node)]: (node, got, want), or None."""
+    from .checking import close
+
+    for node in root_down(root):
+        want = expected.get(id(node))
+        if want is not None and not close(getattr(node, "grad", None), want, tol):
+            return node, getattr(node, "grad", None), want
+    return None
+
+
+def wrong_gradient(message, root, expected, tol=1e-9):
+    """failed(message), with the learner's graph drawn under it and its first wrong gradient marked.
+
+    ``expected`` maps id(node) to the gradient the node should hold.  Without a wrong node
+    (or without the drawing) the verdict is the message alone.
+    """
+    found = first_wrong(root, expected, tol)
+    if found is None:
+        return failed(message)
+    node, got, want = found
+    try:
+        from .figures import wrong_gradient_figure
+    except ImportError:  # the drawing is not there (yet): the message says it all
+        return failed(message)
+    try:
+        figure = wrong_gradient_figure(root, node, got, want)
+    except Exception:  # a drawing that fails must not hide the verdict on the learner's code
+        figure = ""
+    return failed(message, figure)

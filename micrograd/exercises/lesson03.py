@@ -8,7 +8,7 @@ Each expected gradient is worked out here with the derivative rules
 import math
 import numbers
 
-from .build import Unwritten, attempt, check_classes, fmt, nodes_below, still_stub
+from .build import Unwritten, attempt, check_classes, fmt, nodes_below, root_down, still_stub, wrong_gradient
 from .checking import checker, close, failed, passed
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
@@ -32,10 +32,12 @@ def _data(answer):
 
 
 def _rule(node):
-    """The local derivatives node should record, from the derivative rules."""
+    """The local derivatives node should record, from the derivative rules (None for an op not checked here)."""
     inputs = [p.data for p in node._prev]
     if node._op == "+":
         return (1.0, 1.0)
+    if node._op == "-" and len(inputs) == 2:
+        return (1.0, -1.0)
     if node._op == "*":
         return (inputs[1], inputs[0])
     if node._op == "tanh":
@@ -85,6 +87,16 @@ def my_backward_step(cls):
                          "the three local_grads and _backward")
 
 
+def _expected_after(root, walk):
+    """The gradients every node below root should hold after root.grad = 1 and walk's _backward() calls."""
+    expected = {id(n): 0.0 for n in nodes_below(root, lambda n: n._prev)}
+    expected[id(root)] = 1.0
+    for w in walk:
+        for child, local in zip(w._prev, _rule(w) or ()):
+            expected[id(child)] += local * expected[id(w)]
+    return expected
+
+
 def _check_step(cls):
     a, b = cls(2.0, label="a"), cls(-3.0, label="b")
     for node, text, why in (
@@ -97,24 +109,65 @@ def _check_step(cls):
         problem = _local_grads_problem(node, text, why)
         if problem:
             return failed(problem)
+    if hasattr(cls, "__sub__"):  # not asked for, but a subtraction of one's own is checked too
+        diff = a - b
+        if _rule(diff) is not None:  # a - b made by an op "-" of its own, not as a + (-b)
+            problem = _local_grads_problem(
+                diff, "a - b (at a = 2, b = -3)",
+                "a - b grows with a but falls as b grows, so (1.0, -1.0): b's local derivative is -1")
+            if problem:
+                return failed(problem)
 
     # One step at a time on the lesson's graph, each checked before the next.
     c, f = cls(10.0, label="c"), cls(-2.0, label="f")
     e = a * b
     d = e + c
     L = d * f
+    names = {id(a): "a", id(b): "b", id(c): "c", id(d): "d", id(e): "e", id(f): "f", id(L): "L"}
     L.grad = 1.0
-    attempt("_backward", L._backward)
-    if not close(d.grad, -2.0, 1e-12) or not close(f.grad, 4.0, 1e-12):
-        return failed(_step_message("L = d * f", "L.grad = 1.0", {"d": (d.grad, -2.0, f.data), "f": (f.grad, 4.0, d.data)}, 1.0))
-    d._backward()
-    if not close(e.grad, -2.0, 1e-12) or not close(c.grad, -2.0, 1e-12):
-        return failed(_step_message("d = e + c", "d.grad = -2.0", {"e": (e.grad, -2.0, 1.0), "c": (c.grad, -2.0, 1.0)}, -2.0))
-    e._backward()
-    if not close(a.grad, 6.0, 1e-12) or not close(b.grad, -4.0, 1e-12):
-        return failed(_step_message("e = a * b", "e.grad = -2.0", {"a": (a.grad, 6.0, b.data), "b": (b.grad, -4.0, a.data)}, -2.0))
-    if L.grad != 1.0 or d.grad != -2.0:
-        return failed("_backward changed the node's own grad; it should only add to its inputs' grads")
+    walk = []
+    for node, text, seed, results in (
+        (L, "L = d * f", "L.grad = 1.0", {"d": (d, -2.0, f.data), "f": (f, 4.0, d.data)}),
+        (d, "d = e + c", "d.grad = -2.0", {"e": (e, -2.0, 1.0), "c": (c, -2.0, 1.0)}),
+        (e, "e = a * b", "e.grad = -2.0", {"a": (a, 6.0, b.data), "b": (b, -4.0, a.data)}),
+    ):
+        upstream = node.grad
+        attempt("_backward", node._backward)
+        walk.append(node)
+        expected = _expected_after(L, walk)
+        name = names[id(node)]
+        if not close(node.grad, upstream, 1e-12):
+            return wrong_gradient(_own_grad_message(name, upstream, node.grad), L, expected)
+        below = [n for n in nodes_below(node, lambda n: n._prev)
+                 if n is not node and all(n is not r for r, _, _ in results.values())]
+        order = {id(n): k for k, n in enumerate(root_down(L))}
+        touched = sorted((n for n in below if not close(n.grad, expected[id(n)], 1e-12)), key=lambda n: order[id(n)])
+        if touched:
+            return wrong_gradient(
+                f"{name}._backward() also changed {names[id(touched[0])]}.grad, which is not one of {name}'s inputs: "
+                f"_backward does this one node's step only. Don't call the inputs' _backward from inside it: an input "
+                "may be used again elsewhere, and must wait until all of its gradient has arrived. The walk (the next "
+                "exercise, then backward()) calls each node's _backward once, in order",
+                L, expected)
+        wrong = {k: (n.grad, want, local) for k, (n, want, local) in results.items() if not close(n.grad, want, 1e-12)}
+        if wrong:
+            return wrong_gradient(_step_message(text, seed, wrong, upstream), L, expected)
+
+    # A value used twice: the gradients from the two uses add up.
+    for make, text, want in ((lambda x: x + x, "x + x", 2.0), (lambda x: x * x, "x * x", 6.0)):
+        x = cls(3.0, label="x")
+        out = make(x)
+        out.grad = 1.0
+        out._backward()
+        if not close(x.grad, want, 1e-12):
+            message = f"({text})._backward() with grad 1.0 (x = 3) leaves x.grad = {fmt(x.grad)}, expected {fmt(want)}: "
+            half = want / 2
+            if close(x.grad, half, 1e-12):
+                message += ("x is used twice, and the gradients from the two uses must add up. With "
+                            "child.grad = ... the second use overwrites the first: write child.grad += local * self.grad")
+            else:
+                message += "x is used twice, and each use adds local × grad to x.grad"
+            return wrong_gradient(message, out, {id(out): 1.0, id(x): want})
 
     # The tanh neuron, the lecture's numbers.
     x1, x2, w1, w2 = cls(2.0), cls(0.0), cls(-3.0), cls(1.0)
@@ -124,26 +177,42 @@ def _check_step(cls):
     n = s + bias
     o = n.tanh()
     o.grad = 1.0
-    for node in (o, n, s, x1w1, x2w2):
+    walk = (o, n, s, x1w1, x2w2)
+    for node in walk:
         node._backward()
     want = {"x1": (x1, -1.5), "w1": (w1, 1.0), "x2": (x2, 0.5), "w2": (w2, 0.0), "b": (bias, 0.5)}
     wrong = [f"{name}.grad = {fmt(v.grad)} (expected {fmt(g)})" for name, (v, g) in want.items() if not close(v.grad, g, 1e-9)]
     if wrong:
-        return failed("on the tanh neuron, called by hand from o back to the leaves: " + ", ".join(wrong))
+        return wrong_gradient("on the tanh neuron, called by hand from o back to the leaves: " + ", ".join(wrong),
+                              o, _expected_after(o, walk))
     return passed("each node records its local derivatives, and _backward passes local × grad to its inputs: "
                   "the lecture's L and neuron come out right")
 
 
+def _own_grad_message(name, before, after):
+    if close(after, 1.0, 1e-12):
+        return (f"{name}._backward() set {name}.grad to 1.0 (it was {fmt(before)}): only the output's gradient is 1, "
+                f"seeded once by hand before the walk. _backward must use {name}'s gradient as it is and only add "
+                "to its inputs' grads")
+    return (f"_backward changed the node's own grad: {name}._backward() took {name}.grad from {fmt(before)} to "
+            f"{fmt(after)}; it should only add to its inputs' grads")
+
+
 def _step_message(node, seed, results, upstream):
     for name, (got, want, local) in results.items():
-        if close(got, want, 1e-12):
-            continue
         if close(got, local, 1e-12) and upstream != 1.0:
             return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, the local derivative "
                     f"alone; multiply it by the node's own grad ({fmt(upstream)}): {fmt(local)} × {fmt(upstream)} = {fmt(want)}")
         if close(got, 0.0, 1e-12):
             return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is still 0; _backward should add "
                     f"local × grad to each input in self._prev")
+        if close(got, upstream, 1e-12) and local != 1.0:
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, the node's own grad "
+                    f"passed on as it is; multiply it by the local derivative ({fmt(local)}): "
+                    f"{fmt(local)} × {fmt(upstream)} = {fmt(want)}")
+        if close(got, -want, 1e-12):
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, expected {fmt(want)}: "
+                    "right size, wrong sign; add local × grad to the input's grad (+=), don't subtract it")
         return (f"after {node.split(' =')[0]}._backward() ({node}) with {seed}: {name}.grad is {fmt(got)}, expected "
                 f"{fmt(want)} = local derivative {fmt(local)} × {fmt(upstream)}")
     return f"after {node.split(' =')[0]}._backward(): the inputs' grads are not right yet"
@@ -188,16 +257,12 @@ def walk_by_hand(root, walk):
     except Unwritten:
         return failed("the walk can't run yet: write _backward in your MyValue class above first")
     # The expected gradients, by the rules, in the same order.
-    expected = {id(n): 0.0 for n in nodes}
-    expected[id(root)] = 1.0
-    for w in walk:
-        for child, local in zip(w._prev, _rule(w) or ()):
-            expected[id(child)] += local * expected[id(w)]
+    expected = _expected_after(root, walk)
     wrong = [n for n in nodes if not close(n.grad, expected[id(n)], 1e-9)]
     if wrong:
         n = wrong[0]
-        return failed(f"the order is right, but {label(n)}.grad is {fmt(n.grad)}, expected {fmt(expected[id(n)])}: "
-                      "check your class with the cell above first")
+        return wrong_gradient(f"the order is right, but {label(n)}.grad is {fmt(n.grad)}, expected "
+                              f"{fmt(expected[id(n)])}: check your class with the cell above first", root, expected)
     leaves = ", ".join(f"{label(n)} {fmt(n.grad)}" for n in nodes if not tuple(n._prev))
     return passed(f"output first, each node before its inputs: {leaves}")
 

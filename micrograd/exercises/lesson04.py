@@ -8,10 +8,11 @@ copied from somewhere does not pass).
 
 import math
 import numbers
+import traceback
 
 from ..engine import Value
 from ..gradcheck import central_difference
-from .build import fmt
+from .build import fmt, wrong_gradient
 from .checking import checker, close, failed, passed
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
@@ -21,11 +22,24 @@ __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op",
 
 
 class _Node:
-    """The checker's own nodes, with the interface of the lesson's MyValue."""
+    """The checker's own nodes, with the interface of the lesson's MyValue.
+
+    While a learner's backward() runs, ``_Node.reads`` is a list, and every read of a node's
+    ``_local_grads`` (in the learner's loop, or in the node's ``_backward``) is noted in it,
+    with the node's gradient at that moment: the order in which the walk reached the nodes.
+    """
+
+    reads = None
 
     def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
         self.data, self.grad, self.label = data, 0.0, label
-        self._prev, self._op, self._local_grads = tuple(_children), _op, tuple(_local_grads)
+        self._prev, self._op, self._locals = tuple(_children), _op, tuple(_local_grads)
+
+    @property
+    def _local_grads(self):
+        if _Node.reads is not None:
+            _Node.reads.append((self, self.grad))
+        return self._locals
 
     def __add__(self, other):
         return _Node(self.data + other.data, (self, other), "+", _local_grads=(1.0, 1.0))
@@ -67,6 +81,19 @@ def _graphs(cls):
     s = _named(m + z, "s")
     t = _named(s.tanh(), "t")
     graphs.append(("out = tanh(x*y + z) * (x*y), where x*y is reached by two paths", _named(t * m, "out"), (x, y, z)))
+    # Nodes told apart only by being different objects: two labelled alike, then none labelled
+    # at all, some holding the same number.
+    x1, x2 = cls(2.0, label="x"), cls(-1.0, label="x")
+    graphs.append(("out = (x*x' + x') * x, where x and x' are two nodes both labelled 'x'",
+                   _named((x1 * x2 + x2) * x1, "out"), (x1, x2)))
+    ws = [cls(v) for v in (0.5, -1.0, 0.5)]  # two weights holding the same number
+    xs = [cls(v) for v in (2.0, 2.0, -1.0)]  # and two inputs
+    bias = cls(0.25)
+    total = bias
+    for w_, x_ in zip(ws, xs):
+        total = total + w_ * x_
+    graphs.append(("a neuron tanh(w·x + b) of unlabelled nodes, some holding the same number",
+                   total.tanh(), (*ws, *xs, bias)))
     return graphs
 
 
@@ -84,7 +111,36 @@ def _reference_order(root):
 
 
 def _name(node):
-    return getattr(node, "label", "") or repr(node)
+    label = getattr(node, "label", "")
+    if label:
+        return label
+    return f"the unlabelled node holding {fmt(node.data)}"
+
+
+def _in_set_order(order, want):
+    """Is order the order a set of these nodes comes out in (a set walked, instead of a list built)?"""
+    ids = [id(n) for n in order]
+    preorder = _reference_order(want[-1])  # not a preorder, but a second insertion order to try
+    candidates = (order, want, want[::-1], preorder[::-1], sorted(want, key=id))
+    return any([id(n) for n in set(c)] == ids for c in candidates)
+
+
+def _missing_problem(missing, order, graph):
+    """Why a node is missing: told apart from another by label or value, or just left out."""
+    listed = list(order)
+    name = _name(missing)
+    if any(getattr(n, "label", "") == getattr(missing, "label", "") for n in listed):
+        if not getattr(missing, "label", ""):
+            return (f"on {graph}, {name} is missing: your order keeps one unlabelled node and drops the others, "
+                    "so it tells nodes apart by their label. Remember the nodes themselves (visited.add(node), "
+                    "if node not in visited), not their labels")
+        return (f"on {graph}, one of the two nodes labelled {missing.label!r} is missing: your order tells nodes "
+                "apart by their label. Remember the nodes themselves (visited.add(node)), not their labels")
+    if any(n.data == missing.data for n in listed):
+        return (f"on {graph}, {name} is missing: another node holds the same number, and your order keeps only "
+                "one of them, so it tells nodes apart by value. Remember the nodes themselves (visited.add(node)), "
+                "not their .data")
+    return f"on {graph}, {name} is missing: the order lists every node below the root, leaves included"
 
 
 def _order_problem(order, root, graph):
@@ -103,17 +159,21 @@ def _order_problem(order, root, graph):
         seen.add(id(item))
     missing = [n for n in want if id(n) not in seen]
     if missing:
-        return f"on {graph}, {_name(missing[0])} is missing: the order lists every node below the root, leaves included"
-    if order and order[0] is root and len(order) > 1:
+        return _missing_problem(missing[0], order, graph)
+    position = {id(n): i for i, n in enumerate(order)}
+    broken = [(node, child) for node in order for child in node._prev if position[id(child)] > position[id(node)]]
+    if not broken:
+        return None
+    if order[0] is root and all(position[id(c)] > position[id(n)] for n in order for c in n._prev):
         return (f"on {graph} the root {_name(root)} comes first: that is the backward order. Build the list so that "
                 "each node comes after its inputs (append a node once its inputs are in), and reverse it in backward()")
-    position = {id(n): i for i, n in enumerate(order)}
-    for node in order:
-        for child in node._prev:
-            if position[id(child)] > position[id(node)]:
-                return (f"on {graph}, {_name(node)} comes before its input {_name(child)}: a node goes into the list "
-                        "only after all of its inputs")
-    return None
+    node, child = broken[0]
+    if _in_set_order(order, want):
+        return (f"on {graph} the nodes come in a set's order ({_name(node)} before its input {_name(child)}): a set "
+                "has no order of its own. Keep the set for 'visited' only, and build the order in a list, "
+                "appending each node after all of its inputs")
+    return (f"on {graph}, {_name(node)} comes before its input {_name(child)}: a node goes into the list "
+            "only after all of its inputs")
 
 
 def _deep_chain(depth):
@@ -138,28 +198,52 @@ def my_topological_order(topo):
     except RecursionError:
         note = (" (It is recursive: on a chain 5 000 nodes deep Python gives up. That is fine for these graphs; "
                 "the lesson's section on deep graphs shows the way round it.)")
-    return passed("every node once, each after its inputs, on a value used twice, a diamond and a node reached "
-                  "by two paths" + note)
+    return passed("every node once, each after its inputs, on a value used twice, a diamond, a node reached "
+                  "by two paths and nodes with the same label, no label or the same number" + note)
 
 
 # Wrong ways to write backward(), run on the same graph to recognise a learner's slip by its numbers.
 
-def _walk(root, order, overwrite=False, seed=1.0):
+def _walk(root, order, overwrite=False, seed=1.0, chain=True, sign=1.0):
     for node in order:
         node.grad = 0.0
     root.grad = seed
     for node in order:
-        for child, local in zip(node._prev, node._local_grads):
+        for child, local in zip(node._prev, node._locals):
+            step = sign * (local * node.grad if chain else local)
             if overwrite:
-                child.grad = local * node.grad
+                child.grad = step
             else:
-                child.grad += local * node.grad
+                child.grad += step
+
+
+def _seeded_late(root):
+    _walk(root, list(reversed(_reference_order(root))), seed=0.0)
+    root.grad = 1.0
+
+
+def _recursive(root):
+    """Each node passes its gradient down as soon as it gets a share, once per path (the graphs are small)."""
+    for node in _reference_order(root):
+        node.grad = 0.0
+    root.grad = 1.0
+
+    def down(node):
+        for child, local in zip(node._prev, node._locals):
+            child.grad += local * node.grad
+            down(child)
+
+    down(root)
 
 
 _BACKWARD_SLIPS = {
     "overwrite": lambda root: _walk(root, list(reversed(_reference_order(root))), overwrite=True),
     "forwards": lambda root: _walk(root, _reference_order(root)),
     "unseeded": lambda root: _walk(root, list(reversed(_reference_order(root))), seed=0.0),
+    "seeded late": _seeded_late,
+    "no chain": lambda root: _walk(root, list(reversed(_reference_order(root))), chain=False),
+    "per path": _recursive,
+    "minus": lambda root: _walk(root, list(reversed(_reference_order(root))), sign=-1.0),
 }
 
 _SLIP_MESSAGES = {
@@ -168,6 +252,14 @@ _SLIP_MESSAGES = {
     "forwards": ("the walk goes from the leaves to the root, so each node passes on its gradient before it has "
                  "received it. Walk the topological order in reverse: reversed(order)"),
     "unseeded": "every gradient is 0: seed the root first, root.grad = 1.0 (dL/dL = 1), then walk",
+    "seeded late": ("every gradient below the root is 0: the root is seeded after the walk, so the walk had nothing "
+                    "to pass on. Set root.grad = 1.0 before the loop"),
+    "no chain": ("each input gets its local derivative alone: multiply it by the node's own gradient, "
+                 "child.grad += local * node.grad (the chain rule)"),
+    "minus": "right size, wrong sign: add local × grad to each input's gradient (+=), don't subtract it",
+    "per path": ("a node reached by two paths passes its gradient down once per path, the second time with the "
+                 "first share in it again: pass a node's gradient on only once all of it has arrived, walking "
+                 "reversed(my_topological_order(root)) once, instead of going down from each node at once"),
 }
 
 
@@ -175,12 +267,36 @@ def _grads(root):
     return [n.grad for n in _reference_order(root)]
 
 
+def _walk_order_problem(reads, graph):
+    """Why the order the walk reached the nodes in is not a backward order, or None when it is (or is unknown)."""
+    first, seen = [], set()
+    for node, _ in reads:
+        if node._prev and id(node) not in seen:
+            seen.add(id(node))
+            first.append(node)
+    position = {id(n): i for i, n in enumerate(first)}
+    early = [(child, node) for node in first for child in node._prev
+             if id(child) in position and position[id(child)] < position[id(node)]]
+    if not early:
+        return None
+    if len(early) == sum(1 for node in first for child in node._prev if id(child) in position):
+        return _SLIP_MESSAGES["forwards"]
+    child, node = early[0]
+    return (f"{_name(child)} passed its gradient on before {_name(node)}, which uses it, had passed it its share: "
+            "walk the nodes in reverse topological order, for node in reversed(my_topological_order(root)). "
+            "A set, or any other order, passes some gradients on too early")
+
+
 @checker("Build it: backward()")
 def my_backward(backward):
     if not callable(backward):
         return failed(f"pass the function itself, check.my_backward(my_backward), not {type(backward).__name__}")
     for (graph, root, leaves), (_, value_root, value_leaves) in zip(_graphs(_Node), _graphs(Value)):
-        backward(root)
+        _Node.reads = []
+        try:
+            backward(root)
+        finally:
+            reads, _Node.reads = _Node.reads, None
         value_root.backward()
         got = _grads(root)
         want = [leaf.grad for leaf in value_leaves]
@@ -191,22 +307,34 @@ def my_backward(backward):
         inner = [n for n, g, r in zip(order, got, right) if not close(g, r, 1e-9)]
         if not wrong and not inner:
             continue
-        for slip, run in _BACKWARD_SLIPS.items():
-            run(root)
-            if all(close(g, s, 1e-9) for g, s in zip(got, _grads(root))):
-                leaf, w = wrong[0] if wrong else (inner[0], None)
-                detail = f"{_name(leaf)}.grad is {fmt(got[order.index(leaf)])}"
-                detail += f", expected {fmt(w)}" if w is not None else ""
-                return failed(f"on {graph}: {detail}: {_SLIP_MESSAGES[slip]}")
-        if wrong:
-            leaf, w = wrong[0]
-            return failed(f"on {graph}: {_name(leaf)}.grad is {fmt(got[order.index(leaf)])}, "
-                          f"expected {fmt(w)} (what the package's backward() gives)")
-        node = inner[0]
-        return failed(f"on {graph}: the leaves are right but {_name(node)}.grad is "
-                      f"{fmt(got[order.index(node)])}, expected {fmt(right[order.index(node)])}")
+        expected = {id(n): r for n, r in zip(order, right)}
+        message = _backward_problem(root, order, got, right, wrong, inner, reads, graph)
+        for node, g in zip(order, got):  # the learner's numbers back, for the drawing
+            node.grad = g
+        return wrong_gradient(message, root, expected)
     return passed("seeded with 1, walked in reverse topological order, gradients added up along every path: "
-                  "the same numbers as the package on all four graphs")
+                  "the same numbers as the package on all six graphs")
+
+
+def _backward_problem(root, order, got, right, wrong, inner, reads, graph):
+    leaf, w = wrong[0] if wrong else (inner[0], right[order.index(inner[0])])
+    detail = f"{_name(leaf)}.grad is {fmt(got[order.index(leaf)])}, expected {fmt(w)}"
+    problem = _walk_order_problem(reads, graph)
+    if problem:
+        return f"on {graph}: {detail}: {problem}"
+    seeded = [grad for node, grad in reads if node is root][:1]  # the root's gradient when the walk reached it
+    for slip, run in _BACKWARD_SLIPS.items():
+        if slip in ("seeded late", "forwards") and seeded and seeded[0] != 0.0:
+            continue
+        run(root)
+        if all(close(g, s, 1e-9) for g, s in zip(got, _grads(root))):
+            return f"on {graph}: {detail}: {_SLIP_MESSAGES[slip]}"
+    if seeded and seeded[0] != 0.0 and all(close(g, 0.0, 1e-12) for g in got[:-1]):
+        return (f"on {graph}: {detail}: every gradient below the root is 0, though the root was seeded. Each node "
+                "passes on local × its own gradient: child.grad += local * node.grad")
+    if wrong:
+        return f"on {graph}: {detail} (what the package's backward() gives)"
+    return f"on {graph}: the leaves are right but {detail}"
 
 
 def _lecture_f(a, b, c):
@@ -284,13 +412,40 @@ def analytic_gradient(gradf):
     return passed("every partial derivative agrees with finite differences, at (2, 3, 4) and at (1, 0.5, -2)")
 
 
+_FROM_OP = "Value.from_op(out_data, (x,), (local_grad,), 'sin')"
+
+
+def _from_op_problem(error):
+    """What a learner's call of Value.from_op got wrong, from the error it raised (None if it did not come from there)."""
+    text = str(error)
+    frames = {frame.name for frame in traceback.extract_tb(error.__traceback__)}
+    if "must be real number" in text:
+        return "math.sin needs a plain number, and x is a Value: take the sine of its number, math.sin(x.data)"
+    if "from_op" not in frames and "from_op()" not in text:
+        return None
+    if "from_op()" in text:  # the call itself: arguments missing or too many
+        return (f"Value.from_op takes four arguments, from_op(data, inputs, local_grads, op): the output's number, "
+                f"a tuple of the inputs, a tuple with one local derivative per input, and the op's name, e.g. {_FROM_OP}")
+    if isinstance(error, ValueError):  # the engine's own words: one local derivative per input
+        return f"Value.from_op(data, inputs, local_grads, op) refused them: {text}"
+    return (f"Value.from_op(data, inputs, local_grads, op) wants the inputs and their local derivatives as tuples, "
+            f"even for a single input: {_FROM_OP}, with (x,) a tuple of one input and (local_grad,) a tuple of "
+            "one number")
+
+
 @checker("Exercise 2: sin as an operation of the engine")
 def sin_op(sin):
     if not callable(sin):
         return failed(f"pass the function itself (check.sin_op(sin)), not {type(sin).__name__}")
     for x0 in (0.7, -2.0, 3.0):
         x = Value(x0)
-        out = sin(x)
+        try:
+            out = sin(x)
+        except (TypeError, ValueError) as error:
+            problem = _from_op_problem(error)
+            if problem is None:
+                raise
+            return failed(problem)
         if not isinstance(out, Value):
             return failed(f"sin(Value({x0})) returned {type(out).__name__}; return a Value, e.g. from Value.from_op(...)")
         if not close(out.data, math.sin(x0), 1e-12):
@@ -300,7 +455,13 @@ def sin_op(sin):
                 "the result does not list x among its inputs (a new Value(x.data) is a different node): "
                 "backward follows .inputs to reach x"
             )
-        out.backward()
+        try:
+            out.backward()
+        except RuntimeError as error:
+            if "no way to pass gradients" not in str(error):
+                raise
+            return failed(f"sin(x) has x as its input but no local derivative, so backward() can't pass a gradient "
+                          f"to x: make it with {_FROM_OP}")
         slope = math.cos(x0)
         if close(x.grad, slope, 1e-9):
             continue
