@@ -79,16 +79,20 @@ def test_training_step_untouched_is_not_attempted():
     assert check.training_step(step).status == "not attempted"
 
 
+def _accuracy(model, X, y):
+    return metrics.accuracy([model(list(map(Value, row))) for row in X], y)
+
+
 def test_new_moons_accuracy():
     model = MLP(2, [8, 1], rng=random.Random(5))
-    X, y = data.moons(seed=check.NEW_MOONS_SEED)
-    right = metrics.accuracy([model(list(map(Value, row))) for row in X], y)
-    assert check.new_moons_accuracy(model, right).passed
+    X, y = data.moons(noise=check.NEW_MOONS_NOISE, seed=check.NEW_MOONS_SEED)
+    right = _accuracy(model, X, y)
+    verdict = check.new_moons_accuracy(model, right)
+    assert verdict.passed and "points below" in verdict.message
 
     count = check.new_moons_accuracy(model, right * len(X))
     assert count.status == "failed" and "count" in count.message and "fraction" in count.message
-    Xt, yt = data.moons()
-    on_training = metrics.accuracy([model(list(map(Value, row))) for row in Xt], yt)
+    on_training = _accuracy(model, *data.moons())
     assert on_training != right  # the next case needs the two to differ
     trained = check.new_moons_accuracy(model, on_training)
     assert trained.status == "failed" and "training moons" in trained.message
@@ -97,3 +101,30 @@ def test_new_moons_accuracy():
     assert check.new_moons_accuracy(3, right).status == "failed"
     assert check.new_moons_accuracy(model, "0.9").status == "failed"
     assert check.new_moons_accuracy(model, TODO).status == "not attempted"
+
+
+@pytest.fixture(scope="module")
+def demo_model():
+    """The lesson's model: the demo's seed, data, loss and schedule, 100 steps."""
+    from micrograd.optim import SGD, linear_decay
+
+    random.seed(1337)
+    model = MLP(2, [16, 16, 1])
+    X, y = data.moons()
+    inputs = [list(map(Value, row)) for row in X]
+    optimizer = SGD(model.parameters(), lr=linear_decay(1.0, 0.1, 100))
+    for _ in range(100):
+        right_step(model, inputs, y, optimizer)
+    return model
+
+
+def test_on_the_lessons_model_a_guess_of_one_and_the_training_accuracy_fail(demo_model):
+    new = data.moons(noise=check.NEW_MOONS_NOISE, seed=check.NEW_MOONS_SEED)
+    on_training = _accuracy(demo_model, *data.moons())
+    on_new = _accuracy(demo_model, *new)
+    assert on_training == 1.0 and on_new < on_training  # the gap the exercise is about
+    assert check.new_moons_accuracy(demo_model, on_new).passed
+    guess = check.new_moons_accuracy(demo_model, 1.0)
+    assert guess.status == "failed" and "training moons" in guess.message
+    # the old exercise's points, drawn with the training noise: no gap there
+    assert _accuracy(demo_model, *data.moons(seed=check.NEW_MOONS_SEED)) == 1.0

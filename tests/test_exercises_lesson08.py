@@ -70,8 +70,21 @@ def test_cross_entropy_accepts_a_stable_version_and_says_so():
 def test_cross_entropy_accepts_the_textbook_version_with_a_pointer():
     verdict = check.cross_entropy_by_hand(naive_cross_entropy)
     assert verdict.passed
-    assert "log Σ exp(z − max)" in verdict.message
+    assert "exp(1000) overflows" in verdict.message and "log Σ exp(z − max)" in verdict.message
     assert "fails" not in verdict.message  # a ✓ never says the answer fails
+
+
+def shifted_probability_cross_entropy(logits, target):
+    shift = max(z.data for z in logits)  # the max is subtracted: nothing overflows
+    exps = [(z - shift).exp() for z in logits]
+    return -(exps[target] / sum(exps)).log()  # but p = e^-1000 rounds to 0 before the log
+
+
+def test_cross_entropy_a_version_that_subtracts_the_max_hears_about_log_of_zero():
+    verdict = check.cross_entropy_by_hand(shifted_probability_cross_entropy)
+    assert verdict.passed
+    assert "rounds to 0 before the log" in verdict.message
+    assert "overflows" not in verdict.message and "Subtracting max" not in verdict.message
 
 
 def _probability(logits, target):

@@ -26,9 +26,28 @@ def right_sub(a, b):
     return Value.from_op(a.data - b.data, (a, b), (1.0, -1.0), "-")
 
 
-def test_subtraction_accepts_a_fix_and_the_engine_operator():
+def test_subtraction_accepts_a_fix():
     assert check.subtraction(right_sub).passed
-    assert check.subtraction(lambda a, b: a - b).passed
+
+
+def test_subtraction_rejects_the_engine_operator():
+    verdict = check.subtraction(lambda a, b: a - b)
+    assert verdict.status == "failed"
+    assert "engine's own '-'" in verdict.message and "Value.from_op" in verdict.message
+
+
+def test_subtraction_rejects_a_plain_value_and_someone_elses_op():
+    verdict = check.subtraction(lambda a, b: Value(a.data - b.data))
+    assert verdict.status == "failed" and "plain Value" in verdict.message
+    verdict = check.subtraction(lambda a, b: a + (-b))
+    assert verdict.status == "failed" and "'+'" in verdict.message
+
+
+def test_the_check_puts_value_from_op_back():
+    original = Value.__dict__["from_op"]
+    check.subtraction(right_sub)
+    check.subtraction(unfinished)
+    assert Value.__dict__["from_op"] is original
 
 
 @pytest.mark.parametrize(
@@ -64,9 +83,10 @@ def right_power(a, b):
     return Value.from_op(out, (a, b), (b.data * a.data ** (b.data - 1), out * math.log(a.data)), "**")
 
 
-def test_power_accepts_a_fix_and_the_engine_operator():
+def test_power_accepts_a_fix_and_rejects_the_engine_operator():
     assert check.power(right_power).passed
-    assert check.power(lambda a, b: a**b).passed
+    verdict = check.power(lambda a, b: a**b)
+    assert verdict.status == "failed" and "engine's own '**'" in verdict.message
 
 
 def test_power_rejects_the_go_ports_exponent_gradient():
@@ -99,9 +119,21 @@ def right_rtruediv(a, n):
     return Value.from_op(n / a.data, (a,), (-n / a.data**2,), "/")
 
 
-def test_reflected_accepts_fixes_and_the_engine_operators():
+def test_reflected_accepts_fixes():
     assert check.reflected(right_rsub, right_rtruediv).passed
-    assert check.reflected(lambda a, n: n - a, lambda a, n: n / a).passed
+
+
+@pytest.mark.parametrize(
+    "rsub, rtruediv, words",
+    [
+        (lambda a, n: n - a, right_rtruediv, "rsub(a, 2) should compute 2 − a: the result was made by the engine's own '-'"),
+        (right_rsub, lambda a, n: n / a, "rtruediv(a, 2) should compute 2 / a: the result was made by the engine's own '/'"),
+    ],
+)
+def test_reflected_rejects_the_engine_operators(rsub, rtruediv, words):
+    verdict = check.reflected(rsub, rtruediv)
+    assert verdict.status == "failed"
+    assert words in verdict.message and "Value.from_op" in verdict.message
 
 
 def test_reflected_rejects_the_cpp_ports_swapped_operands():

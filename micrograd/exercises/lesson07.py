@@ -4,6 +4,11 @@ The training step is checked by running it side by side with a step built
 here from the package's own pieces, on two identical small models, and
 comparing every parameter afterwards.  Accuracy is counted here from the
 signs of the model's scores, not with ``micrograd.metrics``.
+
+The new points of exercise 2 are drawn with three times the training noise:
+on new points with the training noise the demo's model scores 100 %, the
+same as on its training points, so a guess of 1 (or a measurement on the
+training points) would pass; on the noisier ones the two differ.
 """
 
 import copy
@@ -16,10 +21,11 @@ from ..nn import MLP
 from ..optim import SGD
 from .checking import checker, close, failed, passed
 
-__all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "L2_ALPHA"]
+__all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "NEW_MOONS_NOISE", "L2_ALPHA"]
 
 L2_ALPHA = 1e-4  # the demo's weight decay
 NEW_MOONS_SEED = 7  # points the model never trained on
+NEW_MOONS_NOISE = 0.3  # three times the demo's 0.1: the moons of exercise 2 are messier than the training ones
 
 
 def _reference_step(model, inputs, y, optimizer):
@@ -81,20 +87,28 @@ def new_moons_accuracy(model, answer):
         return failed(f"pass the trained model first, then your answer: check.new_moons_accuracy(model, answer), not {type(model).__name__}")
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return failed(f"your answer is {answer!r} ({type(answer).__name__}); accuracy is one number, a fraction from 0 to 1")
-    X, y = data.moons(seed=NEW_MOONS_SEED)
+    new = f"moons(noise={NEW_MOONS_NOISE}, seed={NEW_MOONS_SEED})"
+    X, y = data.moons(noise=NEW_MOONS_NOISE, seed=NEW_MOONS_SEED)
     correct = _count_correct(model, X, y)
     expected = correct / len(X)
+    X_train, y_train = data.moons()
+    on_training = _count_correct(model, X_train, y_train) / len(X_train)
     if close(answer, expected, 1e-9):
-        return passed(f"{correct} of {len(X)} new points land on the right side of the boundary")
+        gap = round(100 * (on_training - expected))
+        return passed(
+            f"{correct} of {len(X)} new points land on the right side of the boundary: {gap} points below "
+            f"its {on_training:.0%} on the training moons"
+        )
     if close(answer, correct, 1e-9) or close(answer, 100 * expected, 1e-9):
         return failed(
             f"{answer:g} is a count (or a percentage) of right answers; accuracy is the fraction of "
             f"all {len(X)} points, between 0 and 1, as metrics.accuracy returns it"
         )
-    trained_on = data.moons()
-    if close(answer, _count_correct(model, *trained_on) / len(trained_on[0]), 1e-9):
-        return failed(f"that is the accuracy on the training moons; use data.moons(seed={NEW_MOONS_SEED}), the points it never saw")
+    if close(answer, on_training, 1e-9):
+        return failed(f"that is the accuracy on the training moons; score X_new, y_new = {new}, the points it never saw")
+    if close(answer, 1.0, 1e-9):
+        return failed(f"the model does not get all of them right: measure it on X_new, y_new = {new}, do not guess")
     return failed(
-        f"{answer:g} is not the fraction of data.moons(seed={NEW_MOONS_SEED}) the model gets right; "
+        f"{answer:g} is not the fraction of {new} the model gets right; "
         "score every point with the model and compare the sign with the label"
     )

@@ -97,18 +97,34 @@ def cross_entropy_by_hand(cross_entropy):
 
 
 def _stability_note(cross_entropy):
-    """A pointer for a correct answer that breaks on large logits, else a compliment."""
+    """What a correct answer does on logits [1000, 0] with target 1, where the loss is 1000.
+
+    Two different things break there, and the pointer names the one this
+    answer hits: exp(1000) overflows (the largest logit was not subtracted),
+    or, with it subtracted, the target's probability e^-1000 rounds to 0 and
+    the log of 0 is undefined (a probability was formed before the log).
+    """
+    further = ". One step further, if you like: for logits [1000, 0] and target 1 the loss is 1000, "
     try:
         loss, _, problem = _run(cross_entropy, [1000.0, 0.0], 1)
-        stable = problem is None and close(loss.data, 1000.0, 1e-9)
+    except OverflowError:
+        return further + (
+            "which this version cannot compute: exp(1000) overflows a float. Subtracting max(z) from every "
+            "logit first changes no probability and keeps every exp at most 1; then take the log of the sum, "
+            "log Σ exp(z − max) − (z_target − max), rather than of a probability"
+        )
     except (ArithmeticError, ValueError):
-        stable = False
-    if stable:
+        return further + (
+            "which this version cannot compute: the target's probability, e^−1000, rounds to 0 before the "
+            "log is taken, and log 0 is undefined. Never form the probability: −log p_target = "
+            "log Σ exp(z − max) − (z_target − max), a log of a sum that is at least 1"
+        )
+    if problem is None and close(loss.data, 1000.0, 1e-9):
         return ", and it stays exact for logits [1000, 0] too"
-    return (
-        ". One step further, if you like: for logits [1000, 0] and target 1 the loss is 1000, which this "
-        "version cannot compute (exp(1000) overflows); subtracting max(z) from every logit first, "
-        "log Σ exp(z − max) − (z_target − max), gives the same loss and never overflows"
+    shown = f"{loss.data:g}" if problem is None else "no loss Value"
+    return further + (
+        f"and this version gives {shown}; −log p_target = log Σ exp(z − max) − (z_target − max) "
+        "computes it without overflow and without taking the log of a probability that rounded to 0"
     )
 
 

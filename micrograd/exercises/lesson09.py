@@ -3,9 +3,14 @@
 Every op is checked the way the lesson teaches: its output against plain
 float arithmetic, and its gradients against finite differences
 (``gradcheck``), at several points, because a wrong derivative can agree with
-the right one at a lucky point.
+the right one at a lucky point.  The repairs must be the learner's own: the
+result has to be a node made by ``Value.from_op`` (the engine's built-in
+``a - b``, ``n - a`` or ``a ** b`` would pass every numeric test while the
+learner wrote no local derivative), which the check sees by watching
+``Value.from_op`` while it runs the learner's function.
 """
 
+import contextlib
 import math
 
 from ..engine import Value
@@ -26,17 +31,49 @@ def _at(names, point):
     return ", ".join(f"{name} = {_fmt(x)}" for name, x in zip(names, point))
 
 
+@contextlib.contextmanager
+def _watching_from_op():
+    """The nodes ``Value.from_op`` makes while the block runs (the method itself is restored after)."""
+    made = []
+    original = Value.__dict__["from_op"]
+
+    def from_op(cls, data, inputs, local_grads, op):
+        node = original.__func__(cls, data, inputs, local_grads, op)
+        made.append(node)
+        return node
+
+    Value.from_op = classmethod(from_op)
+    try:
+        yield made
+    finally:
+        Value.from_op = original
+
+
+def _not_from_op(out):
+    """Why ``out``, a Value that Value.from_op did not make, is not the learner's own op."""
+    if out.op in ("+", "-", "*", "/", "**", "neg"):
+        made_by = f"the engine's own {out.op!r} operator"
+    else:
+        made_by = f"an op {out.op!r} that is not yours" if out.op else "a plain Value(...), with no inputs"
+    return (
+        f"the result was made by {made_by}, not by Value.from_op, so the local derivatives are not "
+        "ones you wrote; hint: return Value.from_op(data, inputs, local_grads, op) with the op's value "
+        "and one local derivative per input"
+    )
+
+
 def _problem(op, reference, points, names, hints, forward_hint=None):
     """What is wrong with ``op``, or None, checking point by point.
 
     At each point the forward value comes first (gradcheck cannot see a wrong
     one: it compares gradients with whatever function was computed), then
-    the gradients.  ``hints`` maps an input's name to a hint about its local
-    derivative.
+    whether the result is a node of ``Value.from_op``, then the gradients.
+    ``hints`` maps an input's name to a hint about its local derivative.
     """
     forward_hint = forward_hint or "get the forward value right first; gradcheck cannot catch it"
     for point in points:
-        out = op(*[Value(x) for x in point])
+        with _watching_from_op() as made:
+            out = op(*[Value(x) for x in point])
         if not isinstance(out, Value):
             return (
                 f"it returned {type(out).__name__} {out!r}, not a Value; hint: build the result with "
@@ -48,6 +85,8 @@ def _problem(op, reference, points, names, hints, forward_hint=None):
                 f"at {_at(names, point)} it computes {_fmt(out.data)}, but the answer is "
                 f"{_fmt(expected)}; hint: {forward_hint}"
             )
+        if not any(node is out for node in made):
+            return _not_from_op(out)
         report = gradcheck(op, point, names=names)
         if not report.ok:
             row = report.failures[0]
