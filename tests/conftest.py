@@ -6,8 +6,12 @@ no run depends on what an earlier one found.  Set HYPOTHESIS_PROFILE=explore
 to search with fresh random examples instead.
 """
 
+import importlib.util
 import os
+import subprocess
+import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -20,3 +24,24 @@ settings.register_profile(
 )
 settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def micrograd_0_1_0_folder(tmp_path_factory):
+    """micrograd 0.1.0 from the package index, installed into a folder of its own (not importable
+    as ``micrograd``, which is this package)."""
+    folder = tmp_path_factory.mktemp("micrograd-0.1.0")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder), "micrograd==0.1.0"],
+        check=True,
+    )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def micrograd_0_1_0_value(micrograd_0_1_0_folder):
+    """micrograd 0.1.0's Value class, loaded from its own engine.py under another module name."""
+    spec = importlib.util.spec_from_file_location("micrograd_0_1_0_engine", micrograd_0_1_0_folder / "micrograd" / "engine.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Value

@@ -18,13 +18,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def reference_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("micrograd-0.1.0")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder), "micrograd==0.1.0"],
-        check=True,
-    )
-    return folder
+def reference_folder(micrograd_0_1_0_folder):
+    return micrograd_0_1_0_folder
 
 
 def run_programs(python, engine_folder):

@@ -1,0 +1,182 @@
+"""Node classes that are not the package's Value, as learners and other micrographs write them.
+
+Each builds the lecture's tanh neuron with its own operations, so a test can draw it, step it
+and compare the stepped gradients with the class's own backward().
+"""
+
+import math
+
+from micrograd import Value as PackageValue
+
+
+class LectureValue:
+    """The lecture's Value as typed from the video: inputs in a set, a _backward closure per op."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, LectureValue) else LectureValue(other)
+        out = LectureValue(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, LectureValue) else LectureValue(other)
+        out = LectureValue(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        x = self.data
+        t = (math.exp(2 * x) - 1) / (math.exp(2 * x) + 1)
+        out = LectureValue(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+
+class TupleNode:
+    """Inputs in a tuple, no label at all, local derivatives recorded (the course's MyValue's shape)."""
+
+    def __init__(self, data, _children=(), _op="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads
+
+    def __add__(self, other):
+        return TupleNode(self.data + other.data, (self, other), "+", (1.0, 1.0))
+
+    def __mul__(self, other):
+        return TupleNode(self.data * other.data, (self, other), "*", (other.data, self.data))
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        return TupleNode(t, (self,), "tanh", (1 - t * t,))
+
+    def _backward(self):
+        for child, local in zip(self._prev, self._local_grads):
+            child.grad += local * self.grad
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(node):
+            if id(node) not in seen:
+                seen.add(id(node))
+                for child in node._prev:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+
+
+class ForkValue(PackageValue):
+    """A fork of the package's Value in micrograd 0.1.0's style: its own __init__ sets data, grad,
+    _prev and _op without calling super().__init__(), and each op assigns a _backward closure."""
+
+    def __init__(self, data, _children=(), _op=""):
+        self.data = data
+        self.grad = 0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        out = ForkValue(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = ForkValue(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = ForkValue(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+
+def make_leaf(cls, data, label):
+    """A leaf of ``cls`` with a label where the class has them."""
+    try:
+        leaf = cls(data, label=label)
+    except TypeError:
+        leaf = cls(data)
+        if cls is not TupleNode:
+            leaf.label = label
+    return leaf
+
+
+def neuron(cls):
+    """The lecture's neuron, act(x1*w1 + x2*w2 + b), in ``cls``: (output, {label: leaf}).
+    The activation is tanh, or relu for a class without tanh (micrograd 0.1.0)."""
+    leaves = {
+        name: make_leaf(cls, data, name)
+        for name, data in [("x1", 2.0), ("x2", 0.0), ("w1", -3.0), ("w2", 1.0), ("b", 6.8813735870195432)]
+    }
+    n = leaves["x1"] * leaves["w1"] + leaves["x2"] * leaves["w2"] + leaves["b"]
+    return (n.tanh() if hasattr(n, "tanh") else n.relu()), leaves
+
+
+def twice_used(cls):
+    """c = a * w + a: a is used twice, so its gradient is a sum of two contributions."""
+    a, w = make_leaf(cls, 3.0, "a"), make_leaf(cls, 2.0, "w")
+    return a * w + a, {"a": a, "w": w}
