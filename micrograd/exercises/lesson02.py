@@ -13,6 +13,9 @@ from .checking import checker, close, failed, passed
 
 __all__ = ["my_value", "neuron_graph", "division_local_grads", "count_nodes_and_edges"]
 
+# Lesson 1's tolerance for a slope measured by nudging (h around 0.001 is off by about 3h).
+_MEASURED_TOL = 0.01
+
 _NEURON_LEAVES = {"x1": 2.0, "x2": 0.0, "w1": -3.0, "w2": 1.0, "b": 6.8813735870195432}
 
 
@@ -43,6 +46,11 @@ def _inputs_problem(node, expected, text):
 def _node_problem(node, cls, text, data, op, inputs):
     if node is None:
         return f"{text} returned None; the operator must return the new {cls.__name__}"
+    for operand in inputs:
+        if node is operand:
+            return (f"{text} returned one of its operands ({_called(operand)}) instead of a new value: an operation "
+                    f"must return a new {cls.__name__}, e.g. {cls.__name__}(self.data + other.data, (self, other), '+'), "
+                    "and leave its operands as they were")
     if not isinstance(node, cls):
         return f"{text} returned a {type(node).__name__}; return a new {cls.__name__} so it can be used again"
     if not close(node.data, data, 1e-12):
@@ -50,6 +58,27 @@ def _node_problem(node, cls, text, data, op, inputs):
     if getattr(node, "_op", None) != op:
         return f"{text} has _op {getattr(node, '_op', None)!r}, expected {op!r}"
     return _inputs_problem(node, inputs, text)
+
+
+def _called(node):
+    return getattr(node, "label", "") or "the first operand"
+
+
+def _changed(operands, before, cls, text):
+    """Which operand an operation changed, as a message, or None."""
+    for operand, data in zip(operands, before):
+        if getattr(operand, "data", None) != data:
+            return (f"{text} changed {_called(operand)}: its data went from {fmt(data)} to {fmt(operand.data)}. "
+                    f"Compute the result into a new {cls.__name__} and leave the operands alone: "
+                    "a value used again later must still hold its number")
+    return None
+
+
+def _make(cls, text, make, operands):
+    """make(), then a message if it changed one of its operands: (result, problem)."""
+    before = [o.data for o in operands]
+    result = make()
+    return result, _changed(operands, before, cls, text)
 
 
 def _untouched(cls):
@@ -80,16 +109,18 @@ def _check_value_class(cls):
 
     # The lesson's expression, checked node by node against the package's own Value.
     pa, pb, pc, pf = Value(2.0), Value(-3.0), Value(10.0), Value(-2.0)
-    e = attempt("__mul__", lambda: a * b)
-    problem = _node_problem(e, cls, "a * b (a = 2, b = -3)", (pa * pb).data, "*", (a, b))
+    e, changed = _make(cls, "a * b", lambda: attempt("__mul__", lambda: a * b), (a, b))
+    problem = _node_problem(e, cls, "a * b (a = 2, b = -3)", (pa * pb).data, "*", (a, b)) or changed
     if problem:
         return failed(problem)
-    d = attempt("__add__", lambda: e + c)
-    problem = _node_problem(d, cls, "e + c (e = a * b = -6, c = 10)", (pa * pb + pc).data, "+", (e, c))
+    e.label = e.label or "e"
+    d, changed = _make(cls, "e + c", lambda: attempt("__add__", lambda: e + c), (e, c))
+    problem = _node_problem(d, cls, "e + c (e = a * b = -6, c = 10)", (pa * pb + pc).data, "+", (e, c)) or changed
     if problem:
         return failed(problem)
-    L = d * f
-    problem = _node_problem(L, cls, "L = d * f", ((pa * pb + pc) * pf).data, "*", (d, f))
+    d.label = d.label or "d"
+    L, changed = _make(cls, "d * f", lambda: d * f, (d, f))
+    problem = _node_problem(L, cls, "L = d * f", ((pa * pb + pc) * pf).data, "*", (d, f)) or changed
     if problem:
         return failed(problem)
     if (a.data, b.data, c.data, f.data) != (2.0, -3.0, 10.0, -2.0):
@@ -112,8 +143,55 @@ def _check_value_class(cls):
     text = attempt("__repr__", lambda: repr(cls(4.0, label="x")))
     if not isinstance(text, str) or "4.0" not in text or "object at 0x" in text:
         return failed(f"repr(MyValue(4.0)) is {text!r:.60}; show the data, e.g. MyValue(data=4.0)")
+    problem = _extra_ops_problem(cls)
+    if problem:
+        return failed(problem)
     return passed("L = -8.0, built node by node with every input remembered in order; your Value makes graphs")
 
+
+
+# Operations the lesson does not ask for, checked when a learner's class has them (the lecture adds
+# them one by one): (method, expression, how to compute it, expected data, a slip's data and its message).
+_EXTRA_OPS = (
+    ("__neg__", "-a", lambda a, b: -a, -5.0, None),
+    ("__sub__", "a - b", lambda a, b: a - b, 8.0,
+     (2.0, "that is a + b: a - b adds the negated b, self + (-other)")),
+    ("__sub__", "b - a", lambda a, b: b - a, -8.0, (8.0, "that is a - b: subtract the second operand from the first")),
+    ("__rsub__", "2 - a", lambda a, b: 2 - a, -3.0,
+     (3.0, "that is a - 2: in __rsub__, self is the right-hand operand, so return other - self "
+           "(e.g. MyValue(other) + (-self)), not self - other")),
+    ("__radd__", "2 + a", lambda a, b: 2 + a, 7.0, None),
+    ("__rmul__", "2 * a", lambda a, b: 2 * a, 10.0, None),
+    ("__truediv__", "a / b", lambda a, b: a / b, -5.0 / 3.0,
+     (-0.6, "that is b / a: divide self by other")),
+)
+
+
+def _extra_ops_problem(cls):
+    """What is wrong with an operation beyond + and * that the learner's class defines, or None."""
+    for method, text, make, want, slip in _EXTRA_OPS:
+        if not hasattr(cls, method):
+            continue
+        a, b = cls(5.0, label="a"), cls(-3.0, label="b")
+        where = f"{text} (a = 5, b = -3)" if "b" in text else f"{text} (a = 5)"
+        try:
+            out, changed = _make(cls, text, lambda: make(a, b), (a, b))
+        except Exception as error:  # the lesson does not ask for it: say how it fails, not crash
+            return f"your {method} raised {type(error).__name__} on {where}: {error}"
+        if changed:
+            return changed
+        if out is a or out is b:
+            return f"{where} returned one of its operands; return a new {cls.__name__}"
+        if not hasattr(out, "data") or not hasattr(out, "_prev"):
+            return f"{where} returned {type(out).__name__}; return a new {cls.__name__} so backward can reach a and b"
+        if not close(out.data, want, 1e-12):
+            if slip is not None and close(out.data, slip[0], 1e-12):
+                return f"{where} holds {fmt(out.data)}, expected {fmt(want)}: {slip[1]}"
+            return f"{where} holds {fmt(out.data)}, expected {fmt(want)}"
+        reached = {id(n) for n in nodes_below(out, lambda n: tuple(getattr(n, "_prev", ())))}
+        if id(a) not in reached:
+            return f"{where}: a is not among the inputs below the result; keep the operands in _prev so the graph reaches them"
+    return None
 
 
 def _product_of(node, first, second):
@@ -171,14 +249,26 @@ def division_local_grads(answer):
     d_a, d_b = values
     if close(d_a, expected[0]) and close(d_b, expected[1]):
         return passed("q grows by 1/b per unit of a, and falls by a/b² per unit of b")
+    if all(abs(got - want) <= _MEASURED_TOL for got, want in zip(values, expected)):
+        # Measured by nudging, as lesson 1 did: near enough, and the exact values are the rule's.
+        return passed(f"q grows by 1/b per unit of a, and falls by a/b² per unit of b; yours ({d_a:.6g}, {d_b:.6g}) "
+                      "are nudged slopes, the rules give exactly (1/3, -2/3)")
     if close(d_a, expected[1]) and close(d_b, expected[0]):
         return failed("the two are swapped: the first belongs to the first input, a")
     if close(d_a, b) and close(d_b, a):
         return failed("(b, a) is the rule for a * b; for a / b, ask how far q moves when a moves by 1")
     if close(d_a, expected[0]) and close(d_b, -expected[1]):
         return failed("dq/da is right; for dq/db mind the sign: does a / b grow or shrink when b grows?")
-    if close(d_a, expected[0]):
-        return failed("dq/da is right; for dq/db nudge b a little (lesson 1) or write a / b as a * b**-1")
+    if abs(d_a - expected[0]) <= _MEASURED_TOL and close(d_b, -1 / b**2):
+        return failed(f"dq/da is right; dq/db = {d_b:.6g} is -1/b², which leaves out a: q = a * b**-1, so dq/db = -a/b²")
+    # A one-sided nudge of b by h gives (a/(b + h) - a/b)/h = -a/(b(b + h)) exactly: find the h.
+    h = -a / (b * d_b) - b if d_b < 0 else 0.0
+    if abs(d_a - expected[0]) <= _MEASURED_TOL and _MEASURED_TOL / 3 < abs(h) <= 10:
+        return failed(f"dq/da is right; dq/db = {d_b:.6g} is what a nudge of h = {h:.3g} gives: over a step that big "
+                      "q bends, so the measured slope is off. Use a small h, such as 0.0001")
+    if abs(d_a - expected[0]) <= _MEASURED_TOL:
+        return failed(f"dq/da is right; dq/db ({d_b:.6g}) is not: nudge only b by a small h, say 0.0001, and divide "
+                      "the change in q by h (lesson 1), or write a / b as a * b**-1 and use the power rule")
     return failed("not yet; nudge a, then b, by a small h (lesson 1) and see how far q moves per unit")
 
 
