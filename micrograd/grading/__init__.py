@@ -9,20 +9,31 @@ was deleted, or the run was stopped).
 
 Submitted notebooks are untrusted code.  Each one runs
 
-- on a temporary copy, in a temporary folder that is the kernel's working folder;
-- in a fresh kernel, started by a worker process of its own (micrograd.grading._worker),
-  so nothing a notebook does can crash or stall the grader;
+- from a copy read once at the start of the run (a submission that vanishes or
+  changes later is graded as read, and its row says what happened);
+- in a fresh kernel started by a worker process of its own
+  (micrograd.grading._worker), which runs no student code and reports to the
+  grader over a pipe the kernel never holds;
+- on Linux, inside bubblewrap (micrograd.grading._sandbox): no network, a
+  read-only view of the system, Python and the package, one writable tmpfs,
+  a PID namespace of its own; it sees neither the grader, nor $HOME, nor the
+  submissions.  Where bubblewrap cannot run, the kernel runs as the grader's
+  user, and the table and the CSV say so;
 - under a wall-clock time limit for the whole notebook, after which the worker,
   the kernel and everything they started are killed;
 - under a memory limit on the kernel process (RLIMIT_AS, set in the kernel itself by
-  micrograd.grading._kernel), with a CPU-time backstop and a cap on file sizes.
+  micrograd.grading._kernel), with a CPU-time backstop and a cap on file sizes,
+  and with no IPython history kept.
 
-This contains mistakes (a loop that never ends, a list that eats the memory, a
-print in a loop), not an attacker: the code runs as the grader's user, with its
-files and network.  For submissions you do not trust, run the grader in a
-throwaway container or virtual machine, or as an unprivileged user.  And a
-notebook can display a verdict of its own making: the grade is what the
-notebook showed, as with any self-checking notebook.
+A verdict counts only when it came from a call of its checker that reads as in
+the released lesson; a row is marked suspect, with the reason, when the
+notebook changed a checker call, showed a verdict no checker call produced, or
+replaced part of micrograd.exercises or of IPython's display while it ran (see
+micrograd.grading._integrity and _audit).
+
+A run always ends with its table: a notebook that fails in any way gets a row
+saying so, and Ctrl-C or SIGTERM stops the run, kills what is running, and
+still writes the rows graded so far (the rest: "not graded").
 
 The lesson is recognised from the content (the checker import
 ``from micrograd.exercises import lessonNN`` and the lessons of the verdicts
@@ -30,6 +41,7 @@ shown), never from the file name.
 """
 
 import csv
+import hashlib
 import json
 import os
 import re
@@ -38,6 +50,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -45,7 +58,10 @@ from pathlib import Path
 
 from ..exercises.checking import MARKS
 
-__all__ = ["Grade", "grade_notebook", "grade_folder", "format_table", "write_csv", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+__all__ = [
+    "Grade", "Grades", "grade_notebook", "grade_folder", "format_table", "write_csv", "sandbox_status",
+    "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY",
+]
 
 DEFAULT_TIME_LIMIT = 120.0  # seconds per notebook; every lesson runs in well under a minute
 DEFAULT_MEMORY = 2 * 1024**3  # bytes of address space for the kernel
@@ -60,6 +76,7 @@ CHECKER_IMPORT = re.compile(
 )
 LESSON_NAME = re.compile(r"\blesson(\d+)\b")
 STATUSES = tuple(MARKS)  # the statuses a checker gives
+SANDBOXED = "bubblewrap"
 
 
 @dataclass
@@ -72,10 +89,35 @@ class Grade:
     notes: list = field(default_factory=list)
     results: dict = field(default_factory=dict)  # exercise title -> cell text
     seconds: float = 0.0
+    suspect: list = field(default_factory=list)  # why the verdicts cannot be vouched for; empty when they can
+    sandbox: str = ""  # "bubblewrap", "none: <why>", or "" when nothing of the notebook ran
 
     @property
     def summary(self):
-        return "; ".join([self.status, *self.notes]) if self.notes else self.status
+        parts = [self.status, *self.notes]
+        if self.suspect:
+            parts.insert(0, "SUSPECT")
+        return "; ".join(parts)
+
+
+class Grades(list):
+    """The rows of a run, in file-name order; stopped_by is "SIGINT"/"SIGTERM" when the run was stopped."""
+
+    stopped_by = None
+
+
+def sandbox_status(sandbox=None):
+    """(use bubblewrap?, what to write in the sandbox column) for sandbox=None (where it can), True or False."""
+    from . import _sandbox
+
+    if sandbox is False:
+        return False, "none: turned off (--no-sandbox)"
+    why = _sandbox.unavailable()
+    if why is None:
+        return True, SANDBOXED
+    if sandbox:
+        raise RuntimeError(f"a sandbox was required, but {why}")
+    return False, f"none: {why}"
 
 
 def _cell(verdict):
@@ -99,15 +141,59 @@ def lessons_imported(notebook):
     return lessons
 
 
-def _read_notebook(path):
-    """The notebook as JSON, or the reason it cannot be graded."""
-    size = path.stat().st_size
-    if size == 0:
-        return None, "empty file"
-    if size > MAX_NOTEBOOK_BYTES:
-        return None, f"not graded: the file is {size / 1024**2:.0f} MB (limit {MAX_NOTEBOOK_BYTES // 1024**2} MB)"
+@dataclass
+class Snapshot:
+    """A submission as read once: its bytes (or why there are none) and their digest."""
+
+    path: Path
+    data: bytes = None
+    digest: str = ""
+    problem: str = ""
+
+
+def _snapshot(path):
+    """Read a submission once, whatever has become of it: never raises."""
+    path = Path(path)
     try:
-        notebook = json.loads(path.read_bytes())
+        with open(path, "rb") as file:
+            data = file.read(MAX_NOTEBOOK_BYTES + 1)
+    except FileNotFoundError:
+        return Snapshot(path, problem="not graded: the file vanished before it could be read")
+    except IsADirectoryError:
+        return Snapshot(path, problem="not graded: a folder, not a notebook file")
+    except OSError as error:
+        return Snapshot(path, problem=f"not graded: the file cannot be read ({error.strerror or error})")
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = len(data)
+        return Snapshot(path, problem=f"not graded: the file is {size / 1024**2:.0f} MB (limit {MAX_NOTEBOOK_BYTES // 1024**2} MB)")
+    return Snapshot(path, data=data, digest=hashlib.sha256(data).hexdigest())
+
+
+def _what_became_of(snapshot):
+    """A note when the file on disk is no longer what was graded, else None."""
+    if snapshot.data is None:
+        return None
+    try:
+        with open(snapshot.path, "rb") as file:
+            now = file.read(MAX_NOTEBOOK_BYTES + 1)
+    except FileNotFoundError:
+        return "the file was removed during the run (graded as it was read at the start)"
+    except OSError as error:
+        return f"the file became unreadable during the run ({error.strerror or error}; graded as read at the start)"
+    if hashlib.sha256(now).hexdigest() != snapshot.digest:
+        return "the file changed during the run (graded as it was read at the start)"
+    return None
+
+
+def _parse_notebook(data):
+    """The notebook as JSON, or the reason it cannot be graded."""
+    if not data:
+        return None, "empty file"
+    try:
+        notebook = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         return None, f"invalid notebook: not valid JSON ({error})"
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
@@ -122,96 +208,152 @@ def _read_notebook(path):
     return notebook, None
 
 
-def _kill_group(pid):
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+class _Run:
+    """What a grading run has going: its workers, so a signal can stop them all."""
 
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.workers = set()
+        self.stopped_by = None
 
-def _kill_kernel(events):
-    """Kill the kernel the worker reported starting, if it is still that kernel."""
-    pid = next((event.get("kernel_pid") for event in events if event["event"] == "started"), None)
-    if not pid:
-        return
-    try:
-        import psutil
-
-        if "ipykernel_launcher" not in " ".join(psutil.Process(pid).cmdline()):
-            return  # gone, and the number now belongs to another process
-    except ImportError:
-        pass
-    except psutil.Error:
-        return
-    _kill_group(pid)
+    def stop(self, name):
+        with self.lock:
+            if self.stopped_by is None:
+                self.stopped_by = name
+            workers = list(self.workers)
+        for process in workers:
+            _kill_tree(process)
 
 
 def _kill_tree(process):
-    """Kill the worker, the kernel it started (in a session of its own) and their children."""
+    """Kill the worker and everything below it, collecting the family while the worker still lives.
+
+    The worker is a child subreaper, so whatever the kernel started and left
+    behind is still below it; killing the descendants first, then the worker,
+    leaves nothing to be adopted by init.  Under bubblewrap the kernel's
+    processes die with the sandbox anyway.
+    """
     try:
         import psutil
-
-        try:
-            family = [psutil.Process(process.pid), *psutil.Process(process.pid).children(recursive=True)]
-        except psutil.NoSuchProcess:
-            family = []
-        for member in family:
-            _kill_group(member.pid)  # a kernel leads its own process group
-            try:
-                member.kill()
-            except psutil.NoSuchProcess:
-                pass
     except ImportError:
+        psutil = None
+    if psutil is not None and process.poll() is None:
+        try:
+            worker = psutil.Process(process.pid)
+            for _ in range(200):
+                family = worker.children(recursive=True)
+                if not family:
+                    break
+                for member in family:
+                    try:
+                        member.kill()
+                    except psutil.Error:
+                        pass
+                psutil.wait_procs(family, timeout=0.05)
+        except psutil.Error:
+            pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # the worker leads its own process group
+    except (ProcessLookupError, PermissionError):
         pass
-    _kill_group(process.pid)
-    process.wait()
+    try:
+        process.kill()
+    except ProcessLookupError:
+        pass
 
 
-def _run_worker(copy, events_path, time_limit, memory):
-    """Run the worker on the copy; True if it finished on its own, False if it was killed."""
+def _worker_environment(scratch):
+    env = dict(os.environ)
+    env.update(
+        JUPYTER_RUNTIME_DIR=str(scratch / "jupyter-runtime"),
+        TMPDIR=str(scratch / "tmp"),
+        IPYTHONDIR=str(scratch / "ipython"),
+    )
+    return env
+
+
+def _run_worker(run, copy, scratch, *, lesson, alias, time_limit, memory, sandboxed):
+    """Run the worker on the copy: (its events, finished on its own?, the tail of its log)."""
     command = [
-        sys.executable, "-m", "micrograd.grading._worker", str(copy), str(events_path),
-        "--time-limit", str(time_limit), "--memory", str(memory),
+        sys.executable, "-m", "micrograd.grading._worker", str(copy),
+        "--scratch", str(scratch), "--lesson", lesson, "--time-limit", str(time_limit), "--memory", str(memory),
+        "--parent", str(os.getpid()),
     ]
-    scratch = events_path.parent
+    if alias:
+        command += ["--alias", alias]
+    if sandboxed:
+        command.append("--sandbox")
     (scratch / "tmp").mkdir()
-    # Jupyter's connection file and the notebook's temporary files go to the
-    # scratch folder, removed with it.
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(scratch / "runtime"), TMPDIR=str(scratch / "tmp"))
-    with open(events_path.with_suffix(".log"), "wb") as log:
-        process = subprocess.Popen(
-            command, cwd=copy.parent, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    events = []
+    with open(scratch / "worker.log", "wb") as log:
+        with run.lock:
+            if run.stopped_by:
+                return events, False, ""
+            process = subprocess.Popen(
+                command, cwd=scratch, env=_worker_environment(scratch), stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=log, start_new_session=True,
+            )
+            run.workers.add(process)
+
+        def read():
+            for line in process.stdout:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(event, dict) and isinstance(event.get("event"), str):
+                    events.append(event)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         try:
             process.wait(timeout=time_limit + KERNEL_ALLOWANCE_SECONDS)
-            return True
+            finished = True
         except subprocess.TimeoutExpired:
-            return False
+            finished = False
         finally:
             _kill_tree(process)  # whatever happened, nothing of this notebook runs on
+            process.wait()
+            with run.lock:
+                run.workers.discard(process)
+            reader.join(timeout=10)
+            process.stdout.close()
+    tail = (scratch / "worker.log").read_bytes()[-2000:].decode(errors="replace")
+    kernel_log = scratch / "kernel.log"
+    if kernel_log.exists():
+        tail += kernel_log.read_bytes()[-2000:].decode(errors="replace")
+    return events, finished, tail
 
 
-def _read_events(path):
-    events = []
-    if path.exists():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass  # a line cut short when the worker was killed
-    return events
+def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, sandbox=None,
+                   released=None):
+    """Run one submitted notebook and return its Grade (never raises for a bad notebook).
+
+    sandbox: None to use bubblewrap where it can run, True to require it, False not to use it.
+    released: the folder of the lessons as released (default: the notebooks/ beside the package).
+    """
+    sandboxed, label = sandbox_status(sandbox)
+    snapshot = _snapshot(path)
+    grade = _grade_snapshot(_Run(), snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
+                            sandboxed=sandboxed, label=label, released=released)
+    note = _what_became_of(snapshot)
+    if note:
+        grade.notes.append(note)
+    return grade
 
 
-def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY):
-    """Run one submitted notebook and return its Grade (never raises for a bad notebook)."""
+def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released):
     from micrograd.exercises import exercise_titles
 
-    path = Path(path)
+    from . import _integrity
+
     started = time.monotonic()
-    grade = Grade(submission=path.name)
+    grade = Grade(submission=snapshot.path.name)
+    if snapshot.problem:
+        grade.status = snapshot.problem
+        return grade
     expected = f"{int(lesson):02d}" if lesson is not None else None
-    notebook, problem = _read_notebook(path)
+    notebook, problem = _parse_notebook(snapshot.data)
     if problem:
         grade.status = problem
         return grade
@@ -234,22 +376,26 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     if not titles:
         grade.status = f"unknown lesson {grade.lesson}: the course has no checkers for it"
         return grade
+    names = sorted(name for name in _integrity.aliases(notebook, grade.lesson) if "." not in name)
 
+    grade.sandbox = label
     # ignore_cleanup_errors: a notebook that left an unremovable file must not stop the grading.
     with tempfile.TemporaryDirectory(prefix="micrograd-grading-", ignore_cleanup_errors=True) as folder:
-        # The notebook's folder holds nothing but its copy; the worker's events go beside it.
-        (Path(folder) / "work").mkdir()
-        copy = Path(folder) / "work" / "submission.ipynb"
-        shutil.copyfile(path, copy)
-        events_path = Path(folder) / "events.jsonl"
-        finished = _run_worker(copy, events_path, time_limit, memory)
-        events = _read_events(events_path)
-        if not any(event["event"] == "done" for event in events):
-            _kill_kernel(events)  # the run was cut short: make sure its kernel went with it
-        log = events_path.with_suffix(".log").read_text(errors="replace")[-2000:]
+        scratch = Path(folder)
+        copy = scratch / "submission.ipynb"
+        copy.write_bytes(snapshot.data)
+        events, finished, log = _run_worker(
+            run, copy, scratch, lesson=grade.lesson, alias=names[0] if names else None,
+            time_limit=time_limit, memory=memory, sandboxed=sandboxed,
+        )
     grade.seconds = round(time.monotonic() - started, 1)
+    if run.stopped_by and not any(event["event"] == "done" for event in events):
+        grade.status = f"not graded: the run was stopped ({run.stopped_by}) while this notebook ran"
+        grade.results = {}
+        return grade
 
     verdicts = {}
+    shown = []  # (cell, exercise) of every verdict of this lesson, vouched for or not
     other_lessons = set()
     for event in events:
         if event["event"] != "verdict" or not isinstance(event.get("verdict"), dict):
@@ -258,19 +404,46 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         if verdict.get("lesson") != grade.lesson:
             other_lessons.add(str(verdict.get("lesson")))
             continue
+        shown.append((event.get("cell"), verdict.get("exercise")))
         if verdict.get("exercise") in titles and verdict.get("status") in STATUSES:
-            verdicts[verdict["exercise"]] = verdict  # the last verdict shown for an exercise counts
-    grade.results = {title: _cell(verdicts[title]) if title in verdicts else "no verdict" for title in titles}
+            verdicts.setdefault(verdict["exercise"], []).append((event.get("cell"), verdict))
+    released_notebook = _integrity.released_lesson(grade.lesson, released)
+    grade.suspect = _integrity.suspicions(notebook, grade.lesson, shown, released_notebook)
+    # Only verdicts of a released checker call count; the last one shown for an exercise wins.
+    vouched = {}
+    calls = {}
+    for index, statement, called in _integrity.checker_statements(notebook, grade.lesson):
+        genuine = released_notebook is None or statement in {
+            each for _, each, _ in _integrity.checker_statements(released_notebook, grade.lesson)
+        }
+        if genuine:
+            for title in called:
+                calls[(index, title)] = calls.get((index, title), 0) + 1
+    for title, shown_for in verdicts.items():
+        for index, verdict in shown_for:
+            if calls.get((index, title), 0) > 0:
+                calls[(index, title)] -= 1
+                vouched[title] = verdict
+    grade.results = {title: _cell(vouched[title]) if title in vouched else "no verdict" for title in titles}
+    for event in events:
+        if event["event"] == "patched":
+            where = "before the first cell" if event["cell"] < 0 else f"by cell {event['cell'] + 1}"
+            grade.suspect.append(f"replaced {', '.join(event['what'][:4])}{' …' if len(event['what']) > 4 else ''} ({where})")
+        elif event["event"] == "unchecked":
+            where = "before the first cell" if event["cell"] < 0 else f"after cell {event['cell'] + 1}"
+            grade.suspect.append(f"the grader's integrity check failed {where}: {event['why']}")
 
     kinds = {event["event"] for event in events}
     errors = [event for event in events if event["event"] == "error"]
     done = next((event for event in events if event["event"] == "done"), None)
+    started_event = next((event for event in events if event["event"] == "started"), None)
     if other_lessons:
         grade.status = f"mixed lessons: imports lesson {grade.lesson}'s checkers, shows verdicts of lesson {', '.join(sorted(other_lessons))}"
     elif "timeout" in kinds or not finished:
         grade.status = f"time limit: stopped after {time_limit:g} s"
-    elif "started" not in kinds:
-        grade.status = "the kernel did not start" + (f": {log.strip().splitlines()[-1]}" if log.strip() else "")
+    elif started_event is None:
+        lines = [line for line in log.strip().splitlines() if line.strip()]
+        grade.status = "the kernel did not start" + (f": {lines[-1][:200]}" if lines else "")
     elif done is None:
         grade.status = "the run was cut short (the kernel or the grader's worker died)"
     if errors:
@@ -287,26 +460,62 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
 
 
 def find_notebooks(folder):
-    return sorted(
-        path for path in Path(folder).rglob("*.ipynb")
-        if ".ipynb_checkpoints" not in path.parts and path.is_file()
-    )
+    """Every .ipynb under folder (checkpoints aside), in name order; a folder that vanishes mid-walk is skipped."""
+    found = []
+    for root, folders, files in os.walk(folder, onerror=lambda error: None):
+        folders[:] = sorted(name for name in folders if name != ".ipynb_checkpoints")
+        found += [Path(root) / name for name in files if name.endswith(".ipynb")]
+    return sorted(found)
 
 
-def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, jobs=1, progress=None):
-    """Grade every .ipynb under folder; rows in file-name order."""
+def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, jobs=1, progress=None,
+                 sandbox=None, released=None):
+    """Grade every .ipynb under folder; rows in file-name order.
+
+    Every submission is read once, at the start; the rows say which ones
+    vanished or changed on disk while the run went on.  In the main thread,
+    SIGINT (Ctrl-C) and SIGTERM stop the run: running notebooks are killed,
+    those not yet started are not run, and their rows say "not graded"; the
+    returned Grades' stopped_by names the signal.
+    """
     folder = Path(folder)
-    paths = find_notebooks(folder)
+    sandboxed, label = sandbox_status(sandbox)
+    snapshots = [_snapshot(path) for path in find_notebooks(folder)]
+    run = _Run()
+    grades = Grades()
 
-    def one(path):
-        grade = grade_notebook(path, lesson=lesson, time_limit=time_limit, memory=memory)
-        grade.submission = path.relative_to(folder).as_posix()
+    def one(snapshot):
+        name = snapshot.path.relative_to(folder).as_posix()
+        if run.stopped_by:
+            grade = Grade(submission=name, status=f"not graded: the run was stopped ({run.stopped_by}) before this notebook")
+        else:
+            try:
+                grade = _grade_snapshot(run, snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
+                                        sandboxed=sandboxed, label=label, released=released)
+            except Exception as error:  # a fault of the grader's own: this row says so, the run goes on
+                grade = Grade(submission=name, status=f"not graded: the grader failed on it ({type(error).__name__}: {error})")
+        grade.submission = name
+        note = _what_became_of(snapshot)
+        if note:
+            grade.notes.append(note)
         if progress:
             progress(grade)
         return grade
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, paths))
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGINT, signal.SIGTERM):
+            handlers[number] = signal.signal(number, lambda signum, frame: run.stop(signal.Signals(signum).name))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(one, snapshot) for snapshot in snapshots]
+            for future in futures:
+                grades.append(future.result())
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+    grades.stopped_by = run.stopped_by
+    return grades
 
 
 def _columns(grades):
@@ -331,9 +540,25 @@ def _short(text, width):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def sandbox_line(grades):
+    """One line that says where the submissions' code ran; "" when none ran."""
+    labels = sorted({grade.sandbox for grade in grades if grade.sandbox})
+    if not labels:
+        return ""
+    if labels == [SANDBOXED]:
+        return ("Sandbox: every notebook ran under bubblewrap (no network; read-only system, Python and package; "
+                "no view of your files, the submissions or the grader).")
+    reasons = "; ".join(label.removeprefix("none: ") for label in labels if label != SANDBOXED)
+    return (f"WARNING: submissions ran UNSANDBOXED ({reasons}): their code ran as your user, "
+            "with your files and your network.")
+
+
 def format_table(grades, width=40):
-    """The grades as text: one table per lesson, then the rows that could not be graded."""
+    """The grades as text: where they ran, one table per lesson, then the rows that could not be graded."""
     lines = []
+    where = sandbox_line(grades)
+    if where:
+        lines += [where, ""]
     by_lesson = {}
     for grade in grades:
         by_lesson.setdefault(grade.lesson if grade.results else "", []).append(grade)
@@ -356,18 +581,35 @@ def format_table(grades, width=40):
         if lesson:
             lines += [f"  {title}" for title in titles]
         lines.append("")
+    suspects = [grade for grade in grades if grade.suspect]
+    if suspects:
+        lines.append("Suspect: verdicts the grader cannot vouch for (only those of released checker calls are counted)")
+        for grade in suspects:
+            lines.append(f"  {grade.submission}:")
+            lines += [f"    - {reason}" for reason in grade.suspect]
+        lines.append("")
     return "\n".join(lines)
 
 
 def write_csv(grades, path):
-    """One row per submission: submission, lesson, run, seconds, then one column per exercise."""
+    """One row per submission: submission, lesson, run, suspect, sandbox, seconds, then one column per exercise.
+
+    Written beside and then renamed over path, so a reader never sees half a file.
+    """
     columns = _columns(grades)
     single = len({lesson for lesson, _ in columns}) <= 1
-    with open(path, "w", newline="", encoding="utf-8") as file:
+    path = Path(path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    with open(partial, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
-        writer.writerow(["submission", "lesson", "run", "seconds", *[title if single else f"{lesson} {title}" for lesson, title in columns]])
+        writer.writerow([
+            "submission", "lesson", "run", "suspect", "sandbox", "seconds",
+            *[title if single else f"{lesson} {title}" for lesson, title in columns],
+        ])
         for grade in grades:
             writer.writerow([
-                grade.submission, grade.lesson, grade.summary, grade.seconds,
+                grade.submission, grade.lesson, grade.summary, "; ".join(grade.suspect), grade.sandbox or "not run",
+                grade.seconds,
                 *[grade.results.get(title, "") if grade.lesson == lesson else "" for lesson, title in columns],
             ])
+    os.replace(partial, path)

@@ -1,15 +1,19 @@
 """The grading kernel: ipykernel, started with resource limits on its own process.
 
 The grader's kernelspec runs ``python -m micrograd.grading._kernel --memory BYTES
---cpu SECONDS -f CONNECTION_FILE``.  The limits are set here, in the process that
-then becomes the kernel (os.execv keeps the process and its limits), so they bind
-the code a student wrote and everything it starts, not the grader:
+--cpu SECONDS -f CONNECTION_FILE`` (inside bubblewrap where it can).  The limits
+are set here, in the process that then becomes the kernel (os.execv keeps the
+process and its limits), so they bind the code a student wrote and everything it
+starts, not the grader:
 
 - RLIMIT_AS: address space; an allocation past it raises MemoryError in the cell.
 - RLIMIT_CPU: a backstop should the grader die and leave the kernel spinning
   (the grader's own wall-clock limit is what normally stops a notebook).
 - RLIMIT_FSIZE: no file the notebook writes grows past 64 MB.
 - RLIMIT_CORE: no core dumps.
+
+IPython keeps no history of what the kernel runs (HistoryManager.hist_file is
+":memory:"), so no student's code lands in a history.sqlite of anyone's.
 """
 
 import argparse
@@ -29,7 +33,14 @@ def main(argv=None):
     resource.setrlimit(resource.RLIMIT_CPU, (args.cpu, args.cpu + 5))
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *kernel_args])
+    for name in ("TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR"):
+        if os.environ.get(name):
+            os.makedirs(os.environ[name], exist_ok=True)
+    os.execv(sys.executable, [
+        sys.executable, "-m", "ipykernel_launcher",
+        "--HistoryManager.enabled=False", "--HistoryManager.hist_file=:memory:",
+        *kernel_args,
+    ])
 
 
 if __name__ == "__main__":

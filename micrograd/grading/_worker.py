@@ -1,25 +1,40 @@
 """Runs one submitted notebook in a fresh kernel and reports what it showed.
 
-``python -m micrograd.grading._worker NOTEBOOK EVENTS --time-limit S --memory BYTES``
+``python -m micrograd.grading._worker NOTEBOOK --scratch DIR --lesson NN
+--time-limit S --memory BYTES [--alias NAME] [--sandbox]``
 
-The grader starts this in a process of its own, in a temporary folder holding
-a copy of the notebook.  It starts a fresh kernel through a kernelspec of its
-own (micrograd.grading._kernel, which limits the kernel's memory), runs the
-cells in order with nbclient, a failing cell not stopping the ones after it,
-and appends one JSON line per event to EVENTS as it happens, so that what a
-notebook showed before it was stopped still counts:
+The grader starts this in a process of its own.  The worker runs no student
+code: it starts a fresh kernel (inside bubblewrap with --sandbox, see
+micrograd.grading._sandbox), runs the notebook's cells in order with nbclient
+(a failing cell does not stop the ones after it), and writes one JSON line per
+event to its standard output, a pipe the grader reads as it goes:
 
-- {"event": "started", "kernel_pid": pid}
+- {"event": "started", "kernel_pid": pid, "sandboxed": bool}
 - {"event": "verdict", "cell": i, "verdict": {...}}   an application/vnd.micrograd.verdict+json output
 - {"event": "error", "cell": i, "ename": ..., "evalue": ...}
+- {"event": "patched", "cell": i, "what": [...]}      what the integrity check found replaced after cell i
+- {"event": "unchecked", "cell": i, "why": ...}      the integrity check could not run after cell i
 - {"event": "timeout", "cell": i}
 - {"event": "done", "output_bytes": n, "seconds": t}
 
+That pipe is a copy of the worker's standard output made before anything else
+runs (the kernel inherits /dev/null in its place), so the kernel never holds it:
+a notebook cannot write an event, and there is no events file for it to find.
+The worker cannot be inspected by the kernel either (it is not dumpable, and
+under bubblewrap not even visible).
+
 Outputs other than verdicts and errors are counted and dropped, never kept:
 a notebook that prints a gigabyte costs this process one message at a time.
+
+When the worker ends, however it ends, the kernel and everything it started
+end too: under bubblewrap they share a PID namespace that dies with the
+sandbox, and without it the worker is a child subreaper (orphans of the
+kernel become its children) that kills every descendant before it exits.  The
+worker itself dies with the grader (PR_SET_PDEATHSIG).
 """
 
 import argparse
+import ast
 import json
 import os
 import resource
@@ -32,18 +47,81 @@ from micrograd.exercises.checking import VERDICT_MIME  # the checkers' own name 
 
 MAX_VERDICT_BYTES = 16_384  # a verdict is a few hundred bytes; anything bigger is not one
 MAX_ERROR_TEXT = 500
+AUDIT_TIMEOUT = 10  # seconds for the integrity check between cells
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option, value):
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def harden(parent_pid):
+    """Die with the grader, adopt the kernel's orphans, and keep the kernel out of this process."""
+    if not sys.platform.startswith("linux"):
+        return
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the grader died before the line above took effect
+        os._exit(1)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(PR_SET_DUMPABLE, 0)  # /proc/<worker>/fd and /mem: not for other processes of this user
+
+
+def kill_descendants():
+    """SIGKILL every process below this one, until none is left (orphans come back to us as subreaper)."""
+    try:
+        import psutil
+    except ImportError:
+        return
+    me = psutil.Process()
+    for _ in range(200):
+        family = me.children(recursive=True)
+        if not family:
+            break
+        for member in family:
+            try:
+                member.kill()
+            except psutil.Error:
+                pass
+        for member in family:
+            try:
+                member.wait(timeout=0.05)  # reaps our own children; others are reaped by their parents
+            except (psutil.Error, psutil.TimeoutExpired):
+                pass
+    # Reap anything adopted (we are a subreaper) that exited meanwhile.
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
 
 
 class Events:
-    def __init__(self, path):
-        self.file = open(path, "a", encoding="utf-8")
+    """JSON lines to the grader, on a descriptor the kernel does not inherit."""
+
+    def __init__(self, fd):
+        self.file = os.fdopen(fd, "w", encoding="utf-8", buffering=1)
 
     def __call__(self, event, **fields):
-        self.file.write(json.dumps({"event": event, **fields}) + "\n")
-        self.file.flush()
+        try:
+            self.file.write(json.dumps({"event": event, **fields}) + "\n")
+            self.file.flush()
+        except (BrokenPipeError, OSError):  # the grader is gone: nothing to report to
+            kill_descendants()
+            os._exit(1)
 
 
-def grading_client(notebook, folder, events, kernel_dir):
+def grading_client(notebook, events, kernel_dir, runtime, sandboxed):
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
@@ -80,25 +158,28 @@ def grading_client(notebook, folder, events, kernel_dir):
     manager = AsyncKernelManager(  # nbclient polls its channels asynchronously: a blocking manager would never time out
         kernel_name="micrograd-grading",
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernel_dir)]),
+        # Under bubblewrap the kernel has no network, not even the host's
+        # loopback: it talks to the worker over Unix sockets in `runtime`.
+        transport="ipc" if sandboxed else "tcp",
+        connection_file=str(Path(runtime) / "kernel.json"),
     )
     return GradingClient(
         notebook,
         km=manager,
         allow_errors=True,
         record_timing=False,
-        # The kernel runs in the folder of the notebook's temporary copy.
-        resources={"metadata": {"path": str(folder)}},
+        resources={"metadata": {"path": str(runtime)}},
         startup_timeout=120,
     )
 
 
-def write_kernelspec(folder, memory, cpu_seconds):
+def write_kernelspec(folder, memory, cpu_seconds, prefix):
     """A kernelspec folder whose one kernel is micrograd.grading._kernel with these limits."""
     spec = Path(folder) / "micrograd-grading"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [
-            sys.executable, "-m", "micrograd.grading._kernel",
+            *prefix, sys.executable, "-m", "micrograd.grading._kernel",
             "--memory", str(memory), "--cpu", str(cpu_seconds),
             "-f", "{connection_file}",
         ],
@@ -108,57 +189,151 @@ def write_kernelspec(folder, memory, cpu_seconds):
     return Path(folder)
 
 
-def run(notebook_path, events_path, time_limit, memory):
+def audit(client, lesson, alias):
+    """The kernel's fingerprint (micrograd.grading._audit), or raise RuntimeError saying why there is none."""
+    from jupyter_core.utils import run_sync
+
+    expression = f"__import__('micrograd.grading._audit', fromlist=['_']).fingerprint({lesson!r}, {alias!r})"
+
+    async def ask():
+        msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"marks": expression})
+        deadline = time.monotonic() + AUDIT_TIMEOUT
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise RuntimeError("the kernel did not answer")
+            try:
+                reply = await client.kc.get_shell_msg(timeout=remaining)
+            except Exception:  # queue.Empty, from the channel
+                raise RuntimeError("the kernel did not answer") from None
+            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                return reply["content"]
+
+    content = run_sync(ask)()
+    result = content.get("user_expressions", {}).get("marks", {})
+    if result.get("status") != "ok":
+        raise RuntimeError(f"{result.get('ename', 'error')}: {result.get('evalue', '')}"[:MAX_ERROR_TEXT])
+    try:
+        return json.loads(ast.literal_eval(result["data"]["text/plain"]))
+    except (KeyError, ValueError, SyntaxError, TypeError) as error:
+        raise RuntimeError(f"an answer that is not a fingerprint ({type(error).__name__})") from None
+
+
+def compare(baseline, marks):
+    """What differs from the first fingerprint: replaced objects and a rebound checker name."""
+    changed = []
+    for key, value in baseline.items():
+        if key.startswith("the name "):
+            continue
+        if marks.get(key) != value:
+            changed.append(key)
+    for key, value in marks.items():
+        if key.startswith("the name ") and value.startswith("something else"):
+            changed.append(f"{key} (now {value})")
+    return changed
+
+
+def run(notebook_path, events, *, scratch, lesson, alias, time_limit, memory, sandboxed):
     import nbformat
     from nbclient.exceptions import CellTimeoutError
 
-    events = Events(events_path)
+    from . import _sandbox
+
     notebook = nbformat.read(notebook_path, as_version=4)
     started = time.monotonic()
-    # The kernelspec, like the connection file and temporary files (the grader
-    # points JUPYTER_RUNTIME_DIR and TMPDIR there), lives in the grader's scratch
-    # folder for this notebook, which it removes however the run ended.
-    kernel_dir = write_kernelspec(Path(events_path).parent / "kernelspec", memory, cpu_seconds=int(time_limit * 2) + 30)
-    client = grading_client(notebook, Path(notebook_path).parent, events, kernel_dir)
-    with client.setup_kernel():
-        kernel_pid = client.km.provisioner.pid
-        events("started", kernel_pid=kernel_pid)
-        deadline = time.monotonic() + time_limit
-        for index, cell in enumerate(notebook.cells):
-            if cell.cell_type != "code":
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                events("timeout", cell=index)
-                break
-            client.timeout = max(1, int(remaining + 0.999))
+    scratch = Path(scratch)
+    runtime = scratch / "runtime"  # the kernel's connection file and sockets: the only host folder it can write
+    runtime.mkdir(mode=0o700)
+    if sandboxed:
+        prefix = _sandbox.bwrap_command(runtime)
+        env = {}  # bwrap clears the environment and sets the kernel's own
+    else:
+        home = scratch / "home"
+        home.mkdir(mode=0o700)
+        prefix = []
+        env = _sandbox.kernel_environment(home)
+    kernel_dir = write_kernelspec(scratch / "kernelspec", memory, int(time_limit * 2) + 30, prefix)
+    client = grading_client(notebook, events, kernel_dir, runtime, sandboxed)
+    log = open(scratch / "kernel.log", "wb")
+    kernel_pid = None
+    try:
+        with client.setup_kernel(env={**env, "PATH": env.get("PATH", os.environ.get("PATH", ""))}, stdout=log, stderr=log,
+                                 stdin=__import__("subprocess").DEVNULL):
+            kernel_pid = client.km.provisioner.pid
+            events("started", kernel_pid=kernel_pid, sandboxed=sandboxed)
             try:
-                client.execute_cell(cell, index)
-            except CellTimeoutError:
-                events("timeout", cell=index)
-                # A kernel stuck in a loop would make nbclient's polite
-                # shutdown wait: kill it (it leads its own process group).
+                baseline = audit(client, lesson, alias)
+            except RuntimeError as error:
+                baseline = None
+                events("unchecked", cell=-1, why=str(error))
+            deadline = time.monotonic() + time_limit
+            reported = set()
+            for index, cell in enumerate(notebook.cells):
+                if cell.cell_type != "code":
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    events("timeout", cell=index)
+                    break
+                client.timeout = max(1, int(remaining + 0.999))
+                try:
+                    client.execute_cell(cell, index)
+                except CellTimeoutError:
+                    events("timeout", cell=index)
+                    # A kernel stuck in a loop would make nbclient's polite
+                    # shutdown wait: kill it (it leads its own process group).
+                    os.killpg(kernel_pid, signal.SIGKILL)
+                    kill_descendants()
+                    os._exit(0)
+                except Exception as error:  # the kernel died (out of memory, killed, ...)
+                    events("error", cell=index, ename=type(error).__name__, evalue=str(error)[:MAX_ERROR_TEXT])
+                    break
+                if baseline is not None:
+                    try:
+                        changed = [key for key in compare(baseline, audit(client, lesson, alias)) if key not in reported]
+                    except RuntimeError as error:
+                        events("unchecked", cell=index, why=str(error))
+                        baseline = None  # one report is enough
+                        continue
+                    if changed:
+                        reported.update(changed)
+                        events("patched", cell=index, what=changed)
+            events("done", output_bytes=client.output_bytes, seconds=round(time.monotonic() - started, 2))
+            # Under bubblewrap the sandbox ends with its first process; without
+            # it, the kernel's process group and whatever left it go here.
+            try:
                 os.killpg(kernel_pid, signal.SIGKILL)
-                os._exit(0)
-            except Exception as error:  # the kernel died (out of memory, killed, ...)
-                events("error", cell=index, ename=type(error).__name__, evalue=str(error)[:MAX_ERROR_TEXT])
-                break
-    events("done", output_bytes=client.output_bytes, seconds=round(time.monotonic() - started, 2))
+            except (ProcessLookupError, PermissionError):
+                pass
+    finally:
+        kill_descendants()
+        log.close()
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebook")
-    parser.add_argument("events")
+    parser.add_argument("--scratch", required=True, help="this notebook's folder of the grader's (removed after)")
+    parser.add_argument("--lesson", required=True)
+    parser.add_argument("--alias", default=None, help="the name the notebook calls the lesson's checkers by")
     parser.add_argument("--time-limit", type=float, required=True)
     parser.add_argument("--memory", type=int, required=True)
+    parser.add_argument("--sandbox", action="store_true", help="run the kernel under bubblewrap")
+    parser.add_argument("--parent", type=int, required=True, help="the grader's PID")
     args = parser.parse_args(argv)
+    harden(args.parent)
+    # The events pipe: a copy of stdout that children do not inherit (os.dup
+    # makes it non-inheritable); stdout itself becomes /dev/null.
+    events = Events(os.dup(1))
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
     # This process decodes one of the kernel's messages at a time: room for the
     # biggest the limited kernel can send, and no more.  (Set here rather than by
     # the grader before exec, which is unsafe when it runs notebooks in threads.)
     worker_memory = 2 * args.memory + 1024**3
     resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
-    run(args.notebook, args.events, args.time_limit, args.memory)
+    run(args.notebook, events, scratch=args.scratch, lesson=args.lesson, alias=args.alias,
+        time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox)
 
 
 if __name__ == "__main__":
