@@ -55,7 +55,7 @@ def test_neuron_nodes():
     assert check.neuron_nodes(22).passed
     for answer, words in [
         (17, "leaves out the inputs"),
-        (23, "one too many"),
+        (23, "one more than the lecture's neuron"),
         (8, "the package's Neuron"),
         (3, "hint"),
         (8.0, "(float)"),

@@ -44,7 +44,7 @@ def test_first_update_untouched_is_not_attempted():
 
 # Build it yourself: the training loop ----------------------------------------
 
-from micrograd.losses import sum_of_squares  # noqa: E402
+from micrograd.losses import mse, sum_of_squares  # noqa: E402
 
 RIGHT = """
 def my_train(model, xs, ys, steps, lr):
@@ -73,7 +73,7 @@ def loop(source, *swaps):
     for old, new in swaps:
         assert old in source, old
         source = source.replace(old, new)
-    namespace = {"sum_of_squares": sum_of_squares}
+    namespace = {"sum_of_squares": sum_of_squares, "mse": mse}
     exec(source, namespace)
     return namespace["my_train"]
 
@@ -103,7 +103,7 @@ def test_training_loop_untouched_is_not_attempted():
         ((("        model.zero_grad()\n", ""), ("        losses.append(loss.data)", "        model.zero_grad()\n        losses.append(loss.data)")),
          "zeroed after the update"),
         ((("p.data -= lr * p.grad", "p.data += lr * p.grad"),), "the loss goes up"),
-        ((("p.data -= lr * p.grad", "p.data -= p.grad"),), "the loop gives"),
+        ((("p.data -= lr * p.grad", "p.data -= p.grad"),), "its whole gradient"),
         ((("    return losses", "    return None"),), "returns None"),
         ((("    return losses", "    return losses[-1]"),), "returns float"),
         ((("for k in range(steps):", "for k in range(10):"),), "returned 10 losses"),

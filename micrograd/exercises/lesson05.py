@@ -11,7 +11,7 @@ import numbers
 from ..data import four_samples
 from ..engine import Value, graph_size
 from ..nn import MLP, Layer, Neuron
-from .build import attempt, check_classes, fmt, still_stub
+from .build import attempt, check_classes, fmt, is_value_like, nodes_below, inputs_of, still_stub
 from .checking import checker, close, failed, passed
 
 __all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
@@ -42,7 +42,7 @@ def _single(out):
 
 
 def _value_problem(out, what):
-    if isinstance(out, Value):
+    if is_value_like(out):
         return None
     if out is None:
         return f"{what} returns None; return the output Value"
@@ -64,11 +64,46 @@ def _parameters(obj, name):
     if not isinstance(params, (list, tuple)):
         return None, f"{name}.parameters() returns {type(params).__name__}; return a list of Values"
     params = list(params)
-    if not all(isinstance(p, Value) for p in params):
-        return None, f"{name}.parameters() holds something that is not a Value; list the Values themselves"
+    strangers = [p for p in params if not is_value_like(p)]
+    if strangers:
+        return None, (f"{name}.parameters() holds {strangers[0]!r:.40} ({type(strangers[0]).__name__}), which is not "
+                      "a Value; list the Values themselves (self.w and self.b), not their numbers")
     if len({id(p) for p in params}) != len(params):
         return None, f"{name}.parameters() lists a Value twice; each parameter once"
     return params, None
+
+
+def _plain_number_error(error):
+    """Did a learner's value class fail on a plain number operand (x holds floats)?"""
+    text = str(error)
+    return ("'float' object has no attribute" in text or "'int' object has no attribute" in text
+            or "unsupported operand type" in text)
+
+
+# What MyMLP(nin, nouts) has when a layer is built wrong, by the sizes: each slip's count and what it is.
+_MLP_COUNT_SLIPS = (
+    (lambda nin, nouts: sum((nin + 1) * n for n in nouts),
+     "every layer is made with {nin} inputs. Each layer takes the previous layer's outputs: "
+     "sizes = [nin] + nouts, then MyLayer(sizes[i], sizes[i + 1])"),
+    (lambda nin, nouts: sum(k * n for k, n in zip([nin] + nouts, nouts)), "that is the weights alone; each neuron has a bias too"),
+    (lambda nin, nouts: sum((k + 1) * n for k, n in zip([nin] + nouts, nouts[:-1])),
+     "the last layer is missing: one MyLayer per entry of nouts, the last one too"),
+    (lambda nin, nouts: sum(k * n + 1 for k, n in zip([nin] + nouts, nouts)),
+     "one bias per layer; each neuron has its own"),
+)
+
+
+def _mlp_count_problem(count, mlp_cls):
+    """Why MyMLP(3, [4, 4, 1]) has count parameters instead of 41, as a message."""
+    say = f"MyMLP(3, [4, 4, 1]) has {count} parameters, expected (3+1)·4 + (4+1)·4 + (4+1)·1 = 41"
+    try:  # a second shape tells apart slips that give the same count on the first
+        other = len(list(mlp_cls(2, [3, 5, 1]).parameters()))
+    except Exception:
+        other = None
+    for slip, why in _MLP_COUNT_SLIPS:
+        if slip(3, [4, 4, 1]) == count and other in (None, slip(2, [3, 5, 1])):
+            return f"{say}: {why.format(nin=3)}"
+    return f"{say}; is there one MyLayer per entry of nouts, each fed by the one before?"
 
 
 def _check_nn(neuron_cls, layer_cls, mlp_cls):
@@ -81,7 +116,15 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
         return failed(f"MyNeuron(3).parameters() has {len(params)} entries; a neuron with 3 inputs has 3 weights and a bias")
     for p, v in zip(params, (0.5, -0.25, 1.0, 0.1)):
         p.data = v
-    out = attempt("MyNeuron.__call__", lambda: n(_X))
+    try:
+        out = attempt("MyNeuron.__call__", lambda: n(_X))
+    except (AttributeError, TypeError) as error:
+        if not _plain_number_error(error):
+            raise
+        kind = type(params[0]).__name__
+        return failed(f"MyNeuron(3)(x) on x = [2.0, 3.0, -1.0] raised {type(error).__name__}: {error}. The inputs are "
+                      f"plain numbers, and your {kind} can't be multiplied by one: wrap each, {kind}(xi), or let "
+                      f"__mul__ and __add__ take numbers (other = other if isinstance(other, {kind}) else {kind}(other))")
     problem = _value_problem(out, "MyNeuron(3)(x)")
     if problem:
         return failed(problem)
@@ -98,10 +141,15 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
             return failed(f"MyNeuron {setting} gives {fmt(out.data)} = tanh(w·x): add the bias before the tanh")
         return failed(f"MyNeuron {setting} gives {fmt(out.data)}; tanh(w·x + b) is {fmt(want)}. "
                       "Is parameters() the weights in order, then the bias?")
-    out.backward()
-    if not all(close(p.grad, g, 1e-9) for p, g in zip(params, [x * (1 - want**2) for x in _X] + [1 - want**2])):
+    below = {id(node) for node in nodes_below(out, inputs_of)}
+    if not all(id(p) in below for p in params):
         return failed("the neuron's output is right but backward() does not reach its parameters: build it from "
                       "the Values self.w and self.b, not from their .data")
+    if isinstance(out, Value):  # the package's own backward() too: every parameter gets its gradient
+        out.backward()
+        if not all(close(p.grad, g, 1e-9) for p, g in zip(params, [x * (1 - want**2) for x in _X] + [1 - want**2])):
+            return failed("the neuron's output is right but backward() does not give its parameters their gradients: "
+                          "build it from the Values self.w and self.b, with * and +")
 
     # A layer, compared with the package's Layer holding the same parameters.
     layer = attempt("MyLayer.__init__", lambda: layer_cls(3, 4))
@@ -118,7 +166,7 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
         return failed(f"MyLayer(3, 4)(x) returns {outs!r:.60}; return a list with one output per neuron (4)")
     want = [v.data for v in ref.outputs(_X)]
     for k, (o, w_) in enumerate(zip(outs, want)):
-        if not isinstance(o, Value) or not close(o.data, w_, 1e-9):
+        if not is_value_like(o) or not close(o.data, w_, 1e-9):
             return failed(f"MyLayer(3, 4)(x): neuron {k} gives {fmt(o)}, the package's Layer with the same parameters "
                           f"gives {fmt(w_)}. Is parameters() neuron by neuron, each neuron's weights then its bias?")
 
@@ -128,8 +176,7 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
     if problem:
         return failed(problem)
     if len(params) != 41:
-        hint = " (32 is the weights alone: each neuron has a bias too)" if len(params) == 32 else ""
-        return failed(f"MyMLP(3, [4, 4, 1]) has {len(params)} parameters; (3+1)·4 + (4+1)·4 + (4+1)·1 = 41{hint}")
+        return failed(_mlp_count_problem(len(params), mlp_cls))
     _fill(params, offset=5)
     ref = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
     _fill(ref.parameters(), offset=5)
@@ -190,13 +237,25 @@ def neuron_nodes(answer):
     for w, x in zip(weights, inputs):
         act = act + w * x
     expected, _ = graph_size(act.tanh())
+    # The same neuron written sum(w*x for ...) + b: sum() starts from the number 0 (one more constant
+    # leaf), and the bias comes in through one more sum.
+    zero_start = expected + 2
     if answer == expected:
         return passed(f"{expected} nodes: {nin} weights, the bias, {nin} constants for the plain inputs, "
                       f"{nin} products, {nin} sums and the tanh")
-    if answer == expected - nin:
+    if answer == zero_start:
+        return passed(f"{answer} nodes, for a neuron written sum(w*x for ...) + b: sum() starts from 0, a constant "
+                      f"leaf of its own, and the bias is added by one more sum. The lecture's neuron starts the sum "
+                      f"from the bias and makes {expected}: {nin} weights, the bias, {nin} constants, {nin} products, "
+                      f"{nin} sums and the tanh")
+    if answer in (expected - nin, zero_start - nin):
         return failed(f"{answer} leaves out the inputs: a plain number multiplied by a Value becomes a constant leaf of its own")
     if answer == expected + 1:
-        return failed(f"{answer} is one too many: the sum starts from the bias, so there is one sum per input")
+        return failed(f"{answer} is one more than the lecture's neuron ({expected}: the sum starts from the bias, so one "
+                      f"sum per input) and one less than a neuron written sum(w*x for ...) + b ({zero_start}: sum() "
+                      "starts from a constant 0, then one more sum adds the bias)")
+    if answer == expected - 1:
+        return failed(f"{answer} is one short: count the bias leaf and the tanh node as well")
     fused, _ = graph_size(Neuron(nin, activation="tanh", rng=0)(inputs))
     if answer == fused:
         return failed(f"{answer} is the package's Neuron, which makes w·x+b one node (lesson 10); count the neuron built from * and +")

@@ -10,7 +10,6 @@ update is worked out from the derivative of (w·x − y)².
 
 import math
 import numbers
-import random
 
 from .. import losses as losses_module
 from ..data import four_samples
@@ -22,22 +21,26 @@ __all__ = ["my_training_loop", "first_update"]
 # Build it yourself, part 5: the training loop ------------------------------------
 
 _XS, _YS = four_samples()  # the lecture's data
-_STEPS, _LR = 50, 0.05
+_STEPS, _LR = 50, 0.05  # and the lesson's run: MLP(3, [4, 4, 1]) with tanh, seed 0, 50 steps at 0.05
 
 
-def _model():
-    """The lecture's MLP(3, [4, 4, 1]), seeded, with gradients left over from earlier (a right loop clears them)."""
-    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=random.Random(7))
-    for i, p in enumerate(model.parameters()):
-        p.grad = 0.5 - 0.25 * (i % 5)
+def _model(stale=True):
+    """The lesson's MLP(3, [4, 4, 1]), seeded as the lesson seeds it, with gradients left over from
+    earlier (a right loop clears them) unless stale is False."""
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
+    if stale:
+        for i, p in enumerate(model.parameters()):
+            p.grad = 0.5 - 0.25 * (i % 5)
     return model
 
 
 def _loop(model, steps, lr, slip=None):
     """The training loop, or one of its usual slips; returns the losses."""
     losses = []
+    loss_of = losses_module.mse if slip == "mse" else losses_module.sum_of_squares
+    once = loss_of([model(x) for x in _XS], _YS) if slip == "forward once" else None
     for _ in range(steps):
-        loss = losses_module.sum_of_squares([model(x) for x in _XS], _YS)
+        loss = once if once is not None else loss_of([model(x) for x in _XS], _YS)
         if slip != "no zero_grad" and slip != "zero at the end":
             model.zero_grad()
         loss.backward()
@@ -56,6 +59,11 @@ _SLIP_MESSAGES = {
     "zero at the end": ("the gradients are zeroed after the update, so the first step used gradients left over from "
                         "before the loop: zero them before backward()"),
     "uphill": "the loss goes up: each parameter must move against its gradient, p.data -= lr * p.grad",
+    "mse": ("the loss is the mean of the squared errors (mse), a quarter of their sum here, so every gradient and "
+            "step is a quarter too: the lesson's loop uses sum_of_squares([model(x) for x in xs], ys)"),
+    "forward once": ("the loss is the same number at every step although the parameters move: the forward pass and "
+                     "the loss are computed once, before the loop. Compute them inside the loop, on the updated "
+                     "parameters, at the start of every step"),
 }
 
 
@@ -66,11 +74,24 @@ def _numbers(losses):
         return None
 
 
+def _first_loss_problem(first, want):
+    """Why the first recorded loss is not the untrained model's sum of squared errors."""
+    if close(first, want[0] / len(_XS), 1e-9):
+        return (f"the first loss is {first:.6g}, the mean of the squared errors (mse); the lesson's loop records their "
+                f"sum, sum_of_squares([model(x) for x in xs], ys), {want[0]:.6g} for the untrained model")
+    if close(first, want[1], 1e-9):
+        return (f"the first loss is {first:.6g}, the loss after the first update; the untrained model's is "
+                f"{want[0]:.6g}: record each step's loss before its update")
+    return (f"the first loss is {first:.6g}; the sum of squared errors of the untrained model is {want[0]:.6g}: "
+            "compute it as sum_of_squares([model(x) for x in xs], ys), before any update")
+
+
 @checker("Build it: the training loop")
 def my_training_loop(train):
     if not callable(train):
         return failed(f"pass the function itself, check.my_training_loop(my_train), not {type(train).__name__}")
     theirs, mine = _model(), _model()
+    start = [p.data for p in theirs.parameters()]
     got = train(theirs, _XS, _YS, _STEPS, _LR)
     want = _loop(mine, _STEPS, _LR)
     if got is None:
@@ -80,23 +101,32 @@ def my_training_loop(train):
         return failed(f"it returns {type(got).__name__}; return a list with the loss of each step")
     if len(got_numbers) != _STEPS:
         return failed(f"asked for {_STEPS} steps, it returned {len(got_numbers)} losses; one loss per step")
-    if not close(got_numbers[0], want[0], 1e-9):
-        return failed(f"the first loss is {got_numbers[0]:.6g}; the sum of squared errors of the untrained model is "
-                      f"{want[0]:.6g}: record each step's loss before its update")
     params_ok = all(close(a.data, b.data, 1e-9) for a, b in zip(theirs.parameters(), mine.parameters()))
     if params_ok and all(close(g, w, 1e-9) for g, w in zip(got_numbers, want)):
-        without_zeroing = _loop(_model(), _STEPS, _LR, "no zero_grad")
-        return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps. The same loop without zero_grad "
-                      f"ends at {without_zeroing[-1]:.4f}: every step adds its gradient to all the earlier ones "
-                      "in .grad, the weights overshoot, and the tanh neurons saturate")
+        without_zeroing = _loop(_model(stale=False), _STEPS, _LR, "no zero_grad")
+        return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps, as in the lesson's run (the same "
+                      f"network and seed). The same loop without zero_grad ends at {without_zeroing[-1]:.4f}: every "
+                      "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the tanh "
+                      "neurons saturate")
     if all(close(g, got_numbers[0], 1e-12) for g in got_numbers):
+        moved = any(not close(p.data, s, 1e-12) for p, s in zip(theirs.parameters(), start))
+        if moved:
+            return failed(_SLIP_MESSAGES["forward once"])
         return failed("the loss never changes, so no parameter moves: after backward() and before anything zeroes "
                       "the gradients, move every parameter by -lr * p.grad")
     for slip, message in _SLIP_MESSAGES.items():
         slipped = _loop(_model(), _STEPS, _LR, slip)
         if all(close(g, s, 1e-9) for g, s in zip(got_numbers, slipped)):
-            detail = f" (your loss after {_STEPS} steps: {got_numbers[-1]:.4f}; with zero_grad: {want[-1]:.4f})"
+            detail = f" (your loss after {_STEPS} steps: {got_numbers[-1]:.4f}; the right loop's: {want[-1]:.4f})"
             return failed(message + detail)
+    for lr in (0.1, 0.01, 0.001, 0.5, 1.0):
+        if all(close(g, s, 1e-9) for g, s in zip(got_numbers, _loop(_model(), _STEPS, lr))):
+            if lr == 1.0:
+                return failed("each parameter moves by its whole gradient: scale the step by the learning rate, "
+                              "p.data -= lr * p.grad")
+            return failed(f"your loop steps by {lr:g}, not by the lr it is given ({_LR:g}): use the argument lr")
+    if not close(got_numbers[0], want[0], 1e-9):
+        return failed(_first_loss_problem(got_numbers[0], want))
     return failed(f"after {_STEPS} steps the loss is {got_numbers[-1]:.6g}, the loop gives {want[-1]:.6g}: each step "
                   "should be forward, loss, zero_grad, backward, then p.data -= lr * p.grad for every parameter")
 
