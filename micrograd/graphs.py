@@ -227,6 +227,8 @@ def read_graph(root, caller):
     """The graph below ``root`` as a :class:`GraphView`; a TypeError naming ``caller`` for a non-node."""
     if isinstance(root, Value):
         return GraphView(root)
+    if _is_torch_tensor(root):
+        return _read_torch_graph(root, caller)
     if not is_node(root):
         raise not_a_node(caller, root)
     digests = None
@@ -287,3 +289,82 @@ def _local_grads(node, inputs):
         except (TypeError, ValueError, OverflowError):
             return None
     return None
+
+
+# -- PyTorch: a tensor's grad_fn chain, drawn in the same style -------------------------------
+# Read through attributes alone (grad_fn, next_functions, variable), so nothing here imports torch.
+
+NOT_KEPT = "_not_kept"  # on a mirror Value: the fields ("data", "grad") its source did not keep
+
+
+def _is_torch_tensor(obj):
+    return type(obj).__module__.startswith("torch") and hasattr(obj, "grad_fn") and hasattr(obj, "requires_grad")
+
+
+def _tensor_number(tensor):
+    if tensor.numel() != 1:
+        raise ValueError(
+            f"the drawings show scalar graphs: this tensor has shape {tuple(tensor.shape)}; "
+            "draw a scalar computed from it (a loss, or one element)"
+        )
+    return float(tensor.detach().reshape(()).item())
+
+
+def _tensor_grad(tensor):
+    """A tensor's retained .grad (leaves, and tensors that called retain_grad()), else None."""
+    if not (tensor.is_leaf or getattr(tensor, "retains_grad", False)) or tensor.grad is None:
+        return None
+    return _tensor_number(tensor.grad)
+
+
+def _read_torch_graph(root, caller):
+    """A mirror of the autograd graph below a PyTorch scalar: one Value per grad_fn node (its op the
+    grad_fn's name), leaves from AccumulateGrad with their data and retained .grad.  An output
+    PyTorch did not keep (most intermediate results) is marked as not kept rather than invented."""
+    if root.grad_fn is None and not root.requires_grad:
+        raise TypeError(f"{caller}: this tensor has no autograd graph (requires_grad is False); "
+                        "make its inputs with requires_grad=True")
+    start = root.grad_fn if root.grad_fn is not None else root  # a leaf tensor alone
+    order, inputs, seen, stack = [], {}, set(), [(start, False)]
+    while stack:
+        fn, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(fn)
+            continue
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        below = tuple(f for f, _ in getattr(fn, "next_functions", ()) if f is not None)
+        inputs[id(fn)] = below
+        stack.append((fn, True))
+        stack.extend((child, False) for child in reversed(below) if id(child) not in seen)
+    mirror = {}
+    originals = []
+    for fn in order:
+        value = Value.__new__(Value)
+        tensor = root if fn is start else getattr(fn, "variable", None)  # AccumulateGrad holds a leaf
+        not_kept = []
+        if tensor is not None:
+            value.data, grad = _tensor_number(tensor), _tensor_grad(tensor)
+            label = getattr(tensor, "label", "") or ""
+        else:  # an intermediate result: only some ops keep it (tanh, exp: for their derivative)
+            saved = getattr(fn, "_saved_result", None)
+            value.data = _tensor_number(saved) if saved is not None else math.nan
+            grad, label = None, ""
+            if saved is None:
+                not_kept.append("data")
+        if grad is None:
+            not_kept.append("grad")
+        value.grad = 0.0 if grad is None else grad
+        value.op = "" if tensor is not None and tensor.is_leaf else type(fn).__name__
+        value._inputs = tuple(mirror[id(child)] for child in inputs[id(fn)])
+        value._local_grads = None if value._inputs else ()
+        if label:
+            value.label = str(label)
+        if not_kept:
+            setattr(value, NOT_KEPT, tuple(not_kept))
+        mirror[id(fn)] = value
+        originals.append((tensor if tensor is not None else fn, value))
+    view = GraphView(mirror[id(start)], originals)
+    view.refresh = lambda: None  # its numbers are the tensors', read once
+    return view

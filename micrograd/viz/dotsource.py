@@ -14,7 +14,7 @@ from .graph import GraphIndex, INTERMEDIATE, ROLES
 from .labels import format_number, html_text
 from .options import make_options
 from ..engine import Value
-from ..graphs import read_graph
+from ..graphs import NOT_KEPT, read_graph
 
 GRAPH_NAME = "micrograd"
 
@@ -195,8 +195,9 @@ class _Writer:
             cells.append(f"<B>{html_text(node.label)}</B>")
         elif node in self.index.param_names and self.index.param_names[node]:
             cells.append(f"<I>{html_text(self.index.param_names[node])}</I>")
-        cells.append(f"data {self.fmt(node.data)}")
-        if self.show_grad:
+        not_kept = getattr(node, NOT_KEPT, ())  # a PyTorch result autograd did not keep
+        cells.append("data not kept" if "data" in not_kept else f"data {self.fmt(node.data)}")
+        if self.show_grad and "grad" not in not_kept:
             cells.append(f"grad {self.fmt(node.grad)}")
         if node in self.notes:
             cells.append(f'<FONT COLOR="{style.HIGHLIGHT}"><B>{html_text(self.notes[node])}</B></FONT>')

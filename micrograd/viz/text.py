@@ -15,7 +15,7 @@
     b  data -3.0000  grad  2.0000
 """
 
-from ..graphs import read_graph
+from ..graphs import NOT_KEPT, read_graph
 from .labels import check_precision, format_number, plain_text
 from ..engine import topological_order
 
@@ -39,9 +39,10 @@ def text_graph(root, *, precision=4, show_grad=True):
     for level in levels:
         rows.append(None)  # a separator goes here
         for node in level:
-            numbers = [format_number(node.data, precision)]
+            not_kept = getattr(node, NOT_KEPT, ())  # a PyTorch result autograd did not keep
+            numbers = ["not kept" if "data" in not_kept else format_number(node.data, precision)]
             if show_grad:
-                numbers.append(format_number(node.grad, precision))
+                numbers.append("-" if "grad" in not_kept else format_number(node.grad, precision))
             rows.append((names[node], numbers, _formula(node, names)))
     return _layout(rows[1:], show_grad)
 
