@@ -317,6 +317,53 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     assert screenshot.stat().st_size > 10_000
 
 
+def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(browser, lab, tmp_path):
+    """widgets.ipynb's last cells: a MyValue typed the lecture's way, with the = for += slip in its
+    product.  At 1280×800 with the file browser open, its drawing fits, the stepper calls its
+    _backward() and says when a gradient was replaced, and a failed check shows the learner's
+    graph with the wrong node marked."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
+    page = new_page(browser, *LEARNER_VIEWPORT)
+    try:
+        page.goto(lab.url(f"lab/tree/{NOTEBOOK.name}") + "&reset")
+        panel = page.locator(".jp-NotebookPanel").first
+        run_all(page, panel)
+        cells = panel.locator(".jp-Notebook .jp-CodeCell")
+        drawing, stepped, checked = (cells.nth(i) for i in range(-3, 0))
+
+        svg = drawing.locator(".micrograd-drawing svg")
+        expect(svg).to_be_visible()
+        texts = svg.locator("text").all_text_contents()
+        assert {"x", "w", "y"} <= set(texts), texts
+
+        stepper = stepped.locator(".micrograd-backprop-stepper")
+        for k in (1, 2):
+            button(stepper, "Step").click()
+            expect(stepper.locator(".micrograd-position")).to_have_text(str(k))
+        expect(stepper.locator(".micrograd-panel")).to_contain_text("its _backward() changed 2 gradients")
+        expect(stepper.locator(".micrograd-panel")).to_contain_text("x.grad already held 1.0000 from an earlier use")
+
+        figure = checked.locator(".micrograd-verdict-figure svg")
+        expect(checked.locator(".micrograd-verdict-failed")).to_be_visible()
+        expect(figure).to_be_visible()
+        marked = figure.evaluate(HIGHLIGHTED_BOXES)
+        assert len(marked) == 1 and "expected" in marked[0], marked
+
+        measured = panel.evaluate(MEASURE)
+        assert measured["wide"] == [] and measured["smallText"] == [], measured
+        for name, element in [("learner-drawing", drawing), ("learner-stepper", stepped), ("failed-check", checked)]:
+            element.scroll_into_view_if_needed()
+            page.screenshot(path=tmp_path / f"{name}.png")
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=Path(SHOTS) / f"{name}.png")
+        assert (tmp_path / "failed-check.png").stat().st_size > 10_000
+    finally:
+        page.context.close()
+
+
 # -- every lesson on a learner's page -------------------------------------------------------
 
 # JupyterLab at 1280×800 with the file browser open: an output about 850 px wide.

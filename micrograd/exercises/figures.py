@@ -15,13 +15,15 @@ def wrong_gradient_figure(root, node, got, expected):
     cannot be read at all gives no figure, never an error: the verdict's words stand alone.
     """
     note = f"grad {fmt(got)}, expected {fmt(expected)}"
-    title = "Your graph: the first node from the output down whose gradient is wrong"
+    title = "Your graph: the first wrong gradient from the output down"
     try:
         from ..viz import GraphvizNotFound, draw_dot, text_graph
     except ImportError:  # no graphviz package: the words are enough
         return ""
     try:
         drawing = draw_dot(root, highlight=[node], notes={node: note}, title=title)
+        if drawing.rankdir == "TB":  # upright: the output on top, where the search for the wrong node starts
+            drawing = draw_dot(root, highlight=[node], notes={node: note}, title=title, rankdir="BT")
         return f'<div class="micrograd-verdict-figure">{drawing.html()}</div>'
     except GraphvizNotFound:
         text = text_graph(root)
