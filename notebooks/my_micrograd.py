@@ -1,0 +1,200 @@
+"""my_micrograd.py: your own micrograd, as you wrote it in the lessons.
+
+Every cell that starts with %%my_micrograd saves its code here, in a section
+of its own ("# %% lesson 3: MyValue"), and running the cell again replaces
+that section.  Later lessons load your pieces from this file with
+micrograd.yours.use(...), which checks each one and says on screen whether
+the lesson runs on yours or on the package's worked answer.
+
+Change your code in the lessons, not here: a cell run overwrites its section.
+"""
+
+
+# %% lesson 2: MyValue
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._prev = ...  # your code here: the inputs, in order, as a tuple
+        self._op = ...  # your code here: the operation that made this value ("" for a leaf)
+
+    def __add__(self, other):
+        # your code here: a new MyValue holding self.data + other.data, made by "+" from (self, other)
+        raise NotImplementedError
+
+    def __mul__(self, other):
+        # your code here: the same for "*"
+        raise NotImplementedError
+
+    def __repr__(self):
+        # your code here: e.g. MyValue(data=4.0)
+        raise NotImplementedError
+
+
+# %% lesson 3: MyValue
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._prev = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads  # one per input: how fast this value moves per unit of that input
+
+    def __add__(self, other):
+        local_grads = ...  # your code here: (d out/d self, d out/d other) for out = self + other
+        return MyValue(self.data + other.data, (self, other), "+", _local_grads=local_grads)
+
+    def __mul__(self, other):
+        local_grads = ...  # your code here: the same for out = self * other
+        return MyValue(self.data * other.data, (self, other), "*", _local_grads=local_grads)
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        local_grads = ...  # your code here: (d t/d self,), a tuple of one, written with t
+        return MyValue(t, (self,), "tanh", _local_grads=local_grads)
+
+    def _backward(self):
+        # your code here: the chain rule at this one node: each input's grad grows by its local derivative times self.grad
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
+
+
+# %% lesson 4: my_topological_order
+def my_topological_order(root):
+    """Every node below root (root and leaves included) once, each after all of its inputs."""
+    # your code here
+    raise NotImplementedError
+
+
+# %% lesson 4: my_backward
+def my_backward(root):
+    """Fill in .grad of every node below root: d root / d node."""
+    order = my_topological_order(root)
+    # your code here: seed the root's gradient, then call each node's _backward(), root first
+    raise NotImplementedError
+
+
+# %% lesson 4: more operations
+import math
+
+
+def as_my_value(x):
+    """A plain number becomes a leaf MyValue; a MyValue stays as it is."""
+    return x if isinstance(x, MyValue) else MyValue(x)
+
+
+your_add, your_mul = MyValue.__add__, MyValue.__mul__  # the + and * you wrote in lesson 3
+
+
+def __add__(self, other):  # x + 1: the number becomes a leaf, then your +
+    return your_add(self, as_my_value(other))
+
+
+def __mul__(self, other):  # x * 2
+    return your_mul(self, as_my_value(other))
+
+
+def __radd__(self, other):  # 1 + x, and sum([...]), which starts from 0
+    return self + other
+
+
+def __rmul__(self, other):  # 2 * x
+    return self * other
+
+
+def __neg__(self):  # -x
+    return self * -1
+
+
+def __sub__(self, other):  # x - 1
+    return self + (-other)
+
+
+def __rsub__(self, other):  # 1 - x
+    return (-self) + other
+
+
+def __pow__(self, k):  # x ** k for a plain number k: d/dx x**k = k * x**(k - 1)
+    return MyValue(self.data**k, (self,), f"**{k}", _local_grads=(k * self.data ** (k - 1),))
+
+
+def exp(self):  # d/dx e**x = e**x
+    e = math.exp(self.data)
+    return MyValue(e, (self,), "exp", _local_grads=(e,))
+
+
+def __truediv__(self, other):  # x / y, the lecture's way: x * y**-1
+    return self * as_my_value(other) ** -1
+
+
+def __rtruediv__(self, other):  # 2 / x
+    return as_my_value(other) * self**-1
+
+
+def backward(self):  # L.backward(): your my_backward, as a method, like the lecture's Value
+    my_backward(self)
+
+
+for method in (__add__, __mul__, __radd__, __rmul__, __neg__, __sub__, __rsub__, __pow__, exp,
+               __truediv__, __rtruediv__, backward):
+    setattr(MyValue, method.__name__, method)
+
+
+# %% lesson 5: MyNeuron, MyLayer, MyMLP
+class MyNeuron:
+    def __init__(self, nin):
+        self.w = [MyValue(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = MyValue(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        # your code here: tanh(w · x + b), built from * and +, as a MyValue
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: the weights, then the bias, in one list
+        raise NotImplementedError
+
+
+class MyLayer:
+    def __init__(self, nin, nout):
+        # your code here: nout neurons, each with nin inputs
+        raise NotImplementedError
+
+    def __call__(self, x):
+        # your code here: a list of every neuron's output, or the output itself when there is one neuron
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: every neuron's parameters, neuron by neuron, in one list
+        raise NotImplementedError
+
+
+class MyMLP:
+    def __init__(self, nin, nouts):
+        # your code here: one MyLayer per entry of nouts, each fed by the one before
+        raise NotImplementedError
+
+    def __call__(self, x):
+        # your code here: run the layers in turn
+        raise NotImplementedError
+
+    def parameters(self):
+        # your code here: every layer's parameters, layer by layer
+        raise NotImplementedError
+
+
+# %% lesson 6: my_train
+def my_train(model, xs, ys, steps, lr):
+    """Train model on (xs, ys) for steps steps at learning rate lr; return the loss of each step."""
+    losses = []
+    for k in range(steps):
+        # your code here: forward and loss, zero the gradients, loss.backward(), update; append loss.data
+        raise NotImplementedError
+    return losses
