@@ -1,4 +1,4 @@
-"""The build-it-yourself code of lessons 2 to 4, as the notebooks give it (stubs) and as the solutions fill it in.
+"""The build-it-yourself code of lessons 2 to 6, as the notebooks give it (stubs) and as the solutions fill it in.
 
 The tests exec these sources, so a checker is tested against the very text a learner starts from.
 """
@@ -278,3 +278,61 @@ def load_nn(source, *swaps):
     neuron = load(NN_PRELUDE + source, *swaps, name="MyNeuron")
     namespace = neuron.__init__.__globals__
     return neuron, namespace["MyLayer"], namespace["MyMLP"]
+
+
+TRAIN_STUB = '''
+def my_train(model, xs, ys, steps, lr):
+    """Train model on (xs, ys) for steps steps at learning rate lr; return the loss of each step."""
+    losses = []
+    for k in range(steps):
+        # your code here: forward and loss (sum_of_squares), zero the gradients, backward, update; append the loss
+        raise NotImplementedError
+    return losses
+'''
+
+TRAIN_SOLUTION = '''
+def my_train(model, xs, ys, steps, lr):
+    """Train model on (xs, ys) for steps steps at learning rate lr; return the loss of each step."""
+    losses = []
+    for k in range(steps):
+        loss = sum_of_squares([model(x) for x in xs], ys)
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        losses.append(loss.data)
+    return losses
+'''
+
+
+def load_train(source, *swaps):
+    """my_train from source, with the names lesson 6's notebook imports."""
+    from micrograd.losses import mse, sum_of_squares
+
+    for old, new in swaps:
+        assert old in source, old
+        source = source.replace(old, new)
+    namespace = {"sum_of_squares": sum_of_squares, "mse": mse}
+    exec(source, namespace)
+    return namespace["my_train"]
+
+
+# Lesson 3's MyValue, grown so that it takes plain numbers (as a learner's must, to build a neuron on it).
+STEP_WITH_NUMBERS = STEP_SOLUTION.replace(
+    "    def __add__(self, other):\n",
+    "    def __add__(self, other):\n        other = other if isinstance(other, MyValue) else MyValue(other)\n",
+).replace(
+    "    def __mul__(self, other):\n",
+    "    def __mul__(self, other):\n        other = other if isinstance(other, MyValue) else MyValue(other)\n",
+)
+
+
+def load_nn_on(value_source, nn_source, *swaps):
+    """MyNeuron, MyLayer, MyMLP written on the learner's own MyValue (from value_source) instead of Value."""
+    for old, new in swaps:
+        assert old in nn_source, old
+        nn_source = nn_source.replace(old, new)
+    namespace = {}
+    exec("import random\n" + value_source, namespace)
+    exec(nn_source.replace("Value(random", "MyValue(random"), namespace)
+    return namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"]

@@ -187,3 +187,22 @@ def test_my_value_partly_written_names_the_missing_piece():
 
 def test_my_value_wants_the_class():
     assert check.my_value(load(VALUE_SOLUTION)(1.0)).status == "failed"
+
+
+def test_division_local_grads_accepts_nudged_slopes_as_lesson_1_does():
+    h = 1e-4
+    q = lambda a, b: a / b  # noqa: E731
+    nudged = ((q(6 + h, 3) - q(6, 3)) / h, (q(6, 3 + h) - q(6, 3)) / h)  # one-sided: (0.33333, -0.666644)
+    verdict = check.division_local_grads(nudged)
+    assert verdict.passed and "nudged" in verdict.message and "(1/3, -2/3)" in verdict.message
+    exact = check.division_local_grads((1 / 3, -2 / 3))
+    assert exact.message == "q grows by 1/b per unit of a, and falls by a/b² per unit of b"  # as the solution shows it
+
+
+def test_my_value_add_that_changes_self_is_told_to_return_a_new_value():
+    cls = load(VALUE_SOLUTION, ('return MyValue(self.data + other.data, (self, other), "+")',
+                                'self.data = self.data + other.data\n        return self'))
+    verdict = check.my_value(cls)
+    assert verdict.status == "failed"
+    assert "must return a new MyValue" in verdict.message and "leave its operands" in verdict.message
+    assert "_op" not in verdict.message

@@ -201,3 +201,36 @@ def test_walk_by_hand_with_backward_unwritten():
     L, d, e, _ = lecture_graph(cls)
     verdict = check.walk_by_hand(L, [L, d, e])
     assert verdict.status == "failed" and "write _backward" in verdict.message
+
+
+def test_my_backward_step_catches_equals_for_plus_equals_on_a_value_used_twice():
+    verdict = check.my_backward_step(load(STEP_SOLUTION, ("child.grad += local * self.grad", "child.grad = local * self.grad")))
+    assert verdict.status == "failed"
+    assert "x.grad = 1.0, expected 2.0" in verdict.message and "two uses must add up" in verdict.message
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("        for child, local in zip(self._prev, self._local_grads):",
+          "        self.grad = 1.0\n        for child, local in zip(self._prev, self._local_grads):"),
+         "set d.grad to 1.0"),
+        (("child.grad += local * self.grad", "child.grad += local * self.grad\n            child._backward()"),
+         "Don't call the inputs' _backward"),
+    ],
+)
+def test_my_backward_step_names_its_own_grad_set_to_1_and_recursion(swap, words):
+    verdict = check.my_backward_step(load(STEP_SOLUTION, swap))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert "the local derivative alone" not in verdict.message
+
+
+def test_a_wrong_gradient_shows_the_learners_graph_with_the_wrong_node():
+    pytest.importorskip("micrograd.exercises.figures")
+    verdict = check.my_backward_step(load(STEP_SOLUTION, ("child.grad += local * self.grad", "child.grad = local * self.grad")))
+    assert "micrograd-verdict-figure" in verdict.figure and "expected 2.0" in verdict.figure
+    assert verdict.figure not in verdict.message and verdict.to_dict()["message"] == verdict.message
+    L, d, e, _ = lecture_graph(load(STEP_SOLUTION, ("local_grads = (other.data, self.data)", "local_grads = (self.data, other.data)")))
+    verdict = check.walk_by_hand(L, [L, d, e])
+    assert verdict.status == "failed" and "micrograd-verdict-figure" in verdict.figure
+    assert check.my_backward_step(load(STEP_SOLUTION)).figure == ""

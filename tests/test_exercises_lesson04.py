@@ -224,3 +224,48 @@ def test_backward_with_right_leaves_but_a_wrong_node_names_the_right_number():
     verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, swap)[1])
     assert verdict.status == "failed"
     assert "leaves are right" in verdict.message and "is 7.0, expected 1.0" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    "swap, words",
+    [
+        (("if node not in visited:\n            visited.add(node)", "if node.label not in visited:\n            visited.add(node.label)"),
+         "tells nodes apart by their label"),
+        (("if node not in visited:\n            visited.add(node)", "if node.data not in visited:\n            visited.add(node.data)"),
+         "tells nodes apart by value"),
+        (("    return order", "    return list(visited)"), "a set's order"),
+    ],
+)
+def test_topological_order_tells_nodes_apart_by_themselves(swap, words):
+    verdict = check.my_topological_order(functions(AUTOGRAD_SOLUTION, swap)[0])
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_backward_seeded_after_the_walk_is_told_so():
+    walk = "    for node in reversed(order):\n        for child, local in zip(node._prev, node._local_grads):\n            child.grad += local * node.grad\n"
+    swap = ("    root.grad = 1.0\n" + walk, walk + "    root.grad = 1.0\n")
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, swap)[1])
+    assert verdict.status == "failed" and "seeded after the walk" in verdict.message, verdict.message
+
+
+def test_backward_wrong_gradients_show_the_graph():
+    pytest.importorskip("micrograd.exercises.figures")
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad = local * node.grad"))[1])
+    assert "micrograd-verdict-figure" in verdict.figure and "expected 2.0" in verdict.figure
+
+
+@pytest.mark.parametrize(
+    "sin, words",
+    [
+        (lambda x: Value.from_op(math.sin(x.data), x, math.cos(x.data), "sin"), "as tuples"),
+        (lambda x: Value.from_op(math.sin(x.data), (x,), math.cos(x.data), "sin"), "as tuples"),
+        (lambda x: Value.from_op(math.sin(x.data), (x,), (math.cos(x.data),)), "takes four arguments"),
+        (lambda x: Value.from_op(math.sin(x.data), (x,), (math.cos(x.data), 1.0), "sin"), "give one per input"),
+        (lambda x: Value(math.sin(x.data), (x,), "sin"), "no local derivative"),
+        (lambda x: Value.from_op(math.sin(x), (x,), (math.cos(x),), "sin"), "math.sin(x.data)"),
+    ],
+)
+def test_sin_op_explains_from_op(sin, words):
+    verdict = check.sin_op(sin)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert "_children=()" not in verdict.message  # not the constructor's signature

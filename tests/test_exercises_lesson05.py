@@ -155,3 +155,29 @@ def test_my_mlp_partly_written_names_the_missing_piece():
 
 def test_my_mlp_wants_classes():
     assert check.my_mlp(1, 2, 3).status == "failed"
+
+
+def test_neuron_nodes_accepts_a_neuron_written_with_sum():
+    from micrograd import Value
+    from micrograd.engine import graph_size
+
+    w, b = [Value(0.1 * k) for k in range(5)], Value(0.3)
+    out = (sum(wi * xi for wi, xi in zip(w, [0.5] * 5)) + b).tanh()  # the learner's way: 24 nodes
+    nodes, _ = graph_size(out)
+    verdict = check.neuron_nodes(nodes)
+    assert nodes == 24 and verdict.passed and "sum() starts from 0" in verdict.message and "22" in verdict.message
+
+
+def test_my_mlp_accepts_classes_built_on_the_learners_own_value():
+    from build_stubs import STEP_WITH_NUMBERS, load_nn_on
+
+    verdict = check.my_mlp(*load_nn_on(STEP_WITH_NUMBERS, NN_SOLUTION))
+    assert verdict.passed, verdict.message
+    verdict = check.my_mlp(*load_nn_on(STEP_WITH_NUMBERS, NN_SOLUTION, ("act = act + wi * xi", "act = act + wi.data * xi")))
+    assert verdict.status == "failed" and "does not reach its parameters" in verdict.message
+
+
+def test_my_mlp_with_every_layer_on_nin_inputs_names_the_slip():
+    swap = ("self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]", "self.layers = [MyLayer(nin, n) for n in nouts]")
+    verdict = check.my_mlp(*load_nn(NN_SOLUTION, swap))
+    assert verdict.status == "failed" and "every layer is made with 3 inputs" in verdict.message

@@ -123,3 +123,16 @@ def test_training_loop_that_never_updates():
 
 def test_training_loop_wants_a_function():
     assert check.my_training_loop("train").status == "failed"
+
+
+def test_training_loop_passes_with_the_lessons_own_numbers():
+    # The lesson's run: MLP(3, [4, 4, 1]) with tanh, rng=0, 50 steps at 0.05: 3.5902 → 0.0164, 4.0000 without zero_grad.
+    verdict = check.my_training_loop(loop(RIGHT))
+    assert "3.5902 → 0.0164" in verdict.message and "ends at 4.0000" in verdict.message
+    assert "the lesson's run" in verdict.message
+
+
+def test_training_loop_with_mse_is_told_it_is_the_mean():
+    verdict = check.my_training_loop(loop(RIGHT, ("sum_of_squares(", "mse(")))
+    assert verdict.status == "failed" and "mean of the squared errors" in verdict.message
+    assert "before its update" not in verdict.message

@@ -8,7 +8,17 @@ Each expected gradient is worked out here with the derivative rules
 import math
 import numbers
 
-from .build import Unwritten, attempt, check_classes, fmt, nodes_below, root_down, still_stub, wrong_gradient
+from .build import (
+    Unwritten,
+    attempt,
+    check_classes,
+    first_wrong,
+    fmt,
+    nodes_below,
+    root_down,
+    still_stub,
+    wrong_gradient,
+)
 from .checking import checker, close, failed, passed
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
@@ -258,9 +268,9 @@ def walk_by_hand(root, walk):
         return failed("the walk can't run yet: write _backward in your MyValue class above first")
     # The expected gradients, by the rules, in the same order.
     expected = _expected_after(root, walk)
-    wrong = [n for n in nodes if not close(n.grad, expected[id(n)], 1e-9)]
-    if wrong:
-        n = wrong[0]
+    found = first_wrong(root, expected)
+    if found:
+        n = found[0]
         return wrong_gradient(f"the order is right, but {label(n)}.grad is {fmt(n.grad)}, expected "
                               f"{fmt(expected[id(n)])}: check your class with the cell above first", root, expected)
     leaves = ", ".join(f"{label(n)} {fmt(n.grad)}" for n in nodes if not tuple(n._prev))

@@ -117,12 +117,30 @@ def _name(node):
     return f"the unlabelled node holding {fmt(node.data)}"
 
 
-def _in_set_order(order, want):
-    """Is order the order a set of these nodes comes out in (a set walked, instead of a list built)?"""
-    ids = [id(n) for n in order]
-    preorder = _reference_order(want[-1])  # not a preorder, but a second insertion order to try
-    candidates = (order, want, want[::-1], preorder[::-1], sorted(want, key=id))
-    return any([id(n) for n in set(c)] == ids for c in candidates)
+def _copy(root):
+    """A new graph of the checker's nodes, shaped like root's: other objects, the same structure."""
+    new = {}
+    for node in _reference_order(root):
+        new[id(node)] = _Node(node.data, tuple(new[id(c)] for c in node._prev), node._op, node.label, node._locals)
+    return new[id(root)]
+
+
+def _shape(order, root):
+    """Where each node of order stands in the graph (its place in the reference order): the order's structure."""
+    place = {id(n): i for i, n in enumerate(_reference_order(root))}
+    return [place.get(id(n)) for n in order]
+
+
+def _changes_between_copies(topo, root, shape, copies=16):
+    """Does topo give differently shaped orders on copies of the same graph, as a set's order does?"""
+    for _ in range(copies):
+        twin = _copy(root)
+        try:
+            if _shape(topo(twin), twin) != shape:
+                return True
+        except Exception:
+            return False
+    return False
 
 
 def _missing_problem(missing, order, graph):
@@ -143,7 +161,7 @@ def _missing_problem(missing, order, graph):
     return f"on {graph}, {name} is missing: the order lists every node below the root, leaves included"
 
 
-def _order_problem(order, root, graph):
+def _order_problem(order, root, graph, topo=None):
     if isinstance(order, (str, bytes)) or not isinstance(order, (list, tuple)):
         return f"on {graph} it returns {type(order).__name__}; return a list of the nodes"
     want = _reference_order(root)
@@ -164,14 +182,15 @@ def _order_problem(order, root, graph):
     broken = [(node, child) for node in order for child in node._prev if position[id(child)] > position[id(node)]]
     if not broken:
         return None
-    if order[0] is root and all(position[id(c)] > position[id(n)] for n in order for c in n._prev):
+    reverse = order[0] is root and all(position[id(c)] > position[id(n)] for n in order for c in n._prev)
+    if reverse and (topo is None or not _changes_between_copies(topo, root, _shape(order, root))):
         return (f"on {graph} the root {_name(root)} comes first: that is the backward order. Build the list so that "
                 "each node comes after its inputs (append a node once its inputs are in), and reverse it in backward()")
     node, child = broken[0]
-    if _in_set_order(order, want):
-        return (f"on {graph} the nodes come in a set's order ({_name(node)} before its input {_name(child)}): a set "
-                "has no order of its own. Keep the set for 'visited' only, and build the order in a list, "
-                "appending each node after all of its inputs")
+    if topo is not None and _changes_between_copies(topo, root, _shape(order, root)):
+        return (f"on {graph} the nodes come in a set's order ({_name(node)} before its input {_name(child)}), which "
+                "changes from one graph to the next: a set has no order of its own. Keep the set for 'visited' "
+                "only, and build the order in a list, appending each node after all of its inputs")
     return (f"on {graph}, {_name(node)} comes before its input {_name(child)}: a node goes into the list "
             "only after all of its inputs")
 
@@ -189,7 +208,7 @@ def my_topological_order(topo):
     if not callable(topo):
         return failed(f"pass the function itself, check.my_topological_order(my_topological_order), not {type(topo).__name__}")
     for graph, root, _ in _graphs(_Node):
-        problem = _order_problem(topo(root), root, graph)
+        problem = _order_problem(topo(root), root, graph, topo)
         if problem:
             return failed(problem)
     note = ""
@@ -267,72 +286,102 @@ def _grads(root):
     return [n.grad for n in _reference_order(root)]
 
 
-def _walk_order_problem(reads, graph):
-    """Why the order the walk reached the nodes in is not a backward order, or None when it is (or is unknown)."""
+def _walk_order(reads):
+    """How the walk reached the nodes: (None, "") in a backward order (or unknown), ("forwards", message),
+    or ("arbitrary", message) for an order that is neither, as a set's."""
     first, seen = [], set()
     for node, _ in reads:
         if node._prev and id(node) not in seen:
             seen.add(id(node))
             first.append(node)
     position = {id(n): i for i, n in enumerate(first)}
-    early = [(child, node) for node in first for child in node._prev
-             if id(child) in position and position[id(child)] < position[id(node)]]
+    edges = [(child, node) for node in first for child in node._prev if id(child) in position]
+    early = [(child, node) for child, node in edges if position[id(child)] < position[id(node)]]
     if not early:
-        return None
-    if len(early) == sum(1 for node in first for child in node._prev if id(child) in position):
-        return _SLIP_MESSAGES["forwards"]
+        return None, ""
+    if len(early) == len(edges):
+        return "forwards", _SLIP_MESSAGES["forwards"]
     child, node = early[0]
-    return (f"{_name(child)} passed its gradient on before {_name(node)}, which uses it, had passed it its share: "
-            "walk the nodes in reverse topological order, for node in reversed(my_topological_order(root)). "
-            "A set, or any other order, passes some gradients on too early")
+    return "arbitrary", (f"{_name(child)} passed its gradient on before {_name(node)}, which uses it, had passed it "
+                         "its share: walk the nodes in reverse topological order, for node in "
+                         "reversed(my_topological_order(root)). A set, or any other order, passes some gradients on "
+                         "too early")
+
+
+class _Run:
+    """One graph, the learner's backward() run on it, and the right gradients."""
+
+    def __init__(self, graph, root, leaves, value_root, value_leaves, backward):
+        _Node.reads = []
+        try:
+            backward(root)
+        finally:
+            self.reads, _Node.reads = _Node.reads, None
+        value_root.backward()
+        self.graph, self.root = graph, root
+        self.order = _reference_order(root)
+        self.got = _grads(root)
+        want = [leaf.grad for leaf in value_leaves]
+        self.wrong = [(leaf, w) for leaf, w in zip(leaves, want) if not close(leaf.grad, w, 1e-9)]
+        _walk(root, list(reversed(self.order)))
+        self.right = _grads(root)
+        self.inner = [n for n, g, r in zip(self.order, self.got, self.right) if not close(g, r, 1e-9)]
+        self.restore()
+
+    def restore(self):
+        """The learner's numbers back on the graph (the slips tried overwrite them)."""
+        for node, g in zip(self.order, self.got):
+            node.grad = g
+
+    @property
+    def failed(self):
+        return bool(self.wrong or self.inner)
+
+    def detail(self):
+        leaf, w = self.wrong[0] if self.wrong else (self.inner[0], self.right[self.order.index(self.inner[0])])
+        return f"{_name(leaf)}.grad is {fmt(self.got[self.order.index(leaf)])}, expected {fmt(w)}"
 
 
 @checker("Build it: backward()")
 def my_backward(backward):
     if not callable(backward):
         return failed(f"pass the function itself, check.my_backward(my_backward), not {type(backward).__name__}")
-    for (graph, root, leaves), (_, value_root, value_leaves) in zip(_graphs(_Node), _graphs(Value)):
-        _Node.reads = []
-        try:
-            backward(root)
-        finally:
-            reads, _Node.reads = _Node.reads, None
-        value_root.backward()
-        got = _grads(root)
-        want = [leaf.grad for leaf in value_leaves]
-        wrong = [(leaf, w) for leaf, w in zip(leaves, want) if not close(leaf.grad, w, 1e-9)]
-        order = _reference_order(root)
-        _walk(root, list(reversed(order)))
-        right = _grads(root)  # kept now: trying the slips below overwrites every .grad
-        inner = [n for n, g, r in zip(order, got, right) if not close(g, r, 1e-9)]
-        if not wrong and not inner:
-            continue
-        expected = {id(n): r for n, r in zip(order, right)}
-        message = _backward_problem(root, order, got, right, wrong, inner, reads, graph)
-        for node, g in zip(order, got):  # the learner's numbers back, for the drawing
-            node.grad = g
-        return wrong_gradient(message, root, expected)
-    return passed("seeded with 1, walked in reverse topological order, gradients added up along every path: "
-                  "the same numbers as the package on all six graphs")
+    runs = [_Run(graph, root, leaves, value_root, value_leaves, backward)
+            for (graph, root, leaves), (_, value_root, value_leaves) in zip(_graphs(_Node), _graphs(Value))]
+    failing = [run for run in runs if run.failed]
+    if not failing:
+        return passed("seeded with 1, walked in reverse topological order, gradients added up along every path: "
+                      "the same numbers as the package on all six graphs")
+    run = failing[0]
+    # A walk in no fixed order (a set's) can look like another slip on one graph: judge it on all of them.
+    arbitrary = [(r, text) for r in runs for kind, text in [_walk_order(r.reads)] if kind == "arbitrary"]
+    if arbitrary:
+        shown, text = next(((r, t) for r, t in arbitrary if r.failed), arbitrary[0])
+        run = shown if shown.failed else run
+        where = "" if shown is run else f"on {shown.graph}, "
+        message = f"on {run.graph}: {run.detail()}: {where}{text}"
+    else:
+        message = _backward_problem(run)
+    run.restore()
+    return wrong_gradient(message, run.root, {id(n): r for n, r in zip(run.order, run.right)})
 
 
-def _backward_problem(root, order, got, right, wrong, inner, reads, graph):
-    leaf, w = wrong[0] if wrong else (inner[0], right[order.index(inner[0])])
-    detail = f"{_name(leaf)}.grad is {fmt(got[order.index(leaf)])}, expected {fmt(w)}"
-    problem = _walk_order_problem(reads, graph)
+def _backward_problem(run):
+    root, got, graph, detail = run.root, run.got, run.graph, run.detail()
+    kind, problem = _walk_order(run.reads)
     if problem:
         return f"on {graph}: {detail}: {problem}"
-    seeded = [grad for node, grad in reads if node is root][:1]  # the root's gradient when the walk reached it
-    for slip, run in _BACKWARD_SLIPS.items():
+    seeded = [grad for node, grad in run.reads if node is root][:1]  # the root's gradient when the walk reached it
+    for slip, simulate in _BACKWARD_SLIPS.items():
         if slip in ("seeded late", "forwards") and seeded and seeded[0] != 0.0:
             continue
-        run(root)
+        simulate(root)
         if all(close(g, s, 1e-9) for g, s in zip(got, _grads(root))):
             return f"on {graph}: {detail}: {_SLIP_MESSAGES[slip]}"
     if seeded and seeded[0] != 0.0 and all(close(g, 0.0, 1e-12) for g in got[:-1]):
         return (f"on {graph}: {detail}: every gradient below the root is 0, though the root was seeded. Each node "
                 "passes on local × its own gradient: child.grad += local * node.grad")
-    if wrong:
+    if run.wrong:
         return f"on {graph}: {detail} (what the package's backward() gives)"
     return f"on {graph}: the leaves are right but {detail}"
 

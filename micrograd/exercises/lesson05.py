@@ -66,9 +66,16 @@ def _parameters(obj, name):
     params = list(params)
     strangers = [p for p in params if not is_value_like(p)]
     if strangers:
-        return None, (f"{name}.parameters() holds {strangers[0]!r:.40} ({type(strangers[0]).__name__}), which is not "
-                      "a Value; list the Values themselves (self.w and self.b), not their numbers")
+        return None, (f"{name}.parameters() holds a {type(strangers[0]).__name__}, which is not a Value; list the "
+                      "Values themselves (self.w and self.b), not their numbers")
     if len({id(p) for p in params}) != len(params):
+        repeated = [p for k, p in enumerate(params) if any(p is q for q in params[:k])]
+        parts = [getattr(obj, attr) for attr in ("neurons", "layers") if isinstance(getattr(obj, attr, None), list)]
+        shared = any(len({id(x) for x in part}) != len(part) for part in parts)
+        if shared or len(repeated) > 1:
+            return None, (f"{name}.parameters() lists a Value twice: the same neuron (or layer) is in it more than "
+                          "once, so its parameters are shared. Make each with a call of its own, "
+                          "[MyNeuron(nin) for _ in range(nout)], not [MyNeuron(nin)] * nout")
         return None, f"{name}.parameters() lists a Value twice; each parameter once"
     return params, None
 

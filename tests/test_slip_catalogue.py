@@ -1,0 +1,308 @@
+"""A catalogue of the slips learners really make in the build-it pieces of lessons 2 to 6.
+
+Each entry is a plausible wrong implementation of one piece, written as the solution with a
+line or two changed (or in full, when the slip changes its shape), run through the lesson's
+checker. Every one must be rejected, never passed, with a message that names the slip in a
+learner's words. The lecture's own slips are all here: ``=`` for ``+=``, the missing seed
+``root.grad = 1``, a set walked in arbitrary order, the forgotten ``zero_grad``, the update's
+sign, an activation never applied (a linear net), subtraction's gradient sign, and ``2 - a``
+computed as ``a - 2``.
+"""
+
+import collections
+
+import pytest
+from build_stubs import (
+    AUTOGRAD_SOLUTION,
+    NN_SOLUTION,
+    STEP_SOLUTION,
+    STEP_WITH_NUMBERS,
+    TRAIN_SOLUTION,
+    VALUE_SOLUTION,
+    load,
+    load_nn,
+    load_nn_on,
+    load_train,
+)
+
+from micrograd.exercises import lesson02, lesson03, lesson04, lesson05, lesson06
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys):
+    yield  # checkers print their verdict; the tests read the returned one
+
+
+def value(*swaps):
+    return (load(VALUE_SOLUTION, *swaps),)
+
+
+def step(*swaps):
+    return (load(STEP_SOLUTION, *swaps),)
+
+
+def topo(source=AUTOGRAD_SOLUTION, *swaps):
+    return (load(source, *swaps, name="my_topological_order"),)
+
+
+def backward(source=AUTOGRAD_SOLUTION, *swaps):
+    return (load(source, *swaps, name="my_backward"),)
+
+
+def nn(*swaps):
+    return load_nn(NN_SOLUTION, *swaps)
+
+
+def train(*swaps):
+    return (load_train(TRAIN_SOLUTION, *swaps),)
+
+
+ADD = 'return MyValue(self.data + other.data, (self, other), "+")'
+MUL = 'return MyValue(self.data * other.data, (self, other), "*")'
+NEG = '''
+    def __neg__(self):
+        return MyValue(-self.data, (self,), "neg")
+
+    def __repr__'''
+CHAIN = "child.grad += local * self.grad"
+VISIT = (
+    "        if node not in visited:\n            visited.add(node)\n            for child in node._prev:\n"
+    "                visit(child)\n            order.append(node)"
+)
+SEED_AND_WALK = (
+    "    root.grad = 1.0\n    for node in reversed(order):\n        for child, local in zip(node._prev, node._local_grads):\n"
+    "            child.grad += local * node.grad\n"
+)
+STEP_LOOP = "    for k in range(steps):\n        loss = sum_of_squares([model(x) for x in xs], ys)\n"
+
+RECURSIVE_BACKWARD = '''
+def my_backward(root):
+    root.grad = 1.0
+
+    def go(node):
+        for child, local in zip(node._prev, node._local_grads):
+            child.grad += local * node.grad
+            go(child)
+
+    go(root)
+'''
+
+BREADTH_FIRST_REVERSED = '''
+def my_topological_order(root):
+    order, seen, queue = [], {root}, [root]
+    while queue:
+        node = queue.pop(0)
+        order.append(node)
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order[::-1]
+'''
+
+# (piece, checker, the wrong answer, words its verdict must contain), each with an id naming the slip.
+CATALOGUE = [
+    # Lesson 2: MyValue ----------------------------------------------------------------------
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(("self._prev = tuple(_children)", "self._prev = set(_children)")),
+                 "_prev is a set", id="value-prev-a-set-as-in-the-lecture"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value((ADD, "self.data = self.data + other.data\n        return self")),
+                 "must return a new MyValue", id="value-add-changes-self-and-returns-it"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value((MUL, 'self.data = self.data * other.data\n        return MyValue(self.data, (self, other), "*")')),
+                 "leave the operands alone", id="value-mul-overwrites-its-operand"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(('(self, other), "*")', '(other, self), "*")')),
+                 "the other way round", id="value-inputs-reversed"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value((ADD, ADD[len("return "):])),
+                 "returned None", id="value-add-forgets-return"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(('(self, other), "+")', '(self.data, other.data), "+")')),
+                 "keep the input Values themselves", id="value-prev-holds-numbers"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(("    def __repr__", NEG.replace("    def __repr__", "")
+                                + "    def __rsub__(self, other):\n        return self + MyValue(-other)\n\n    def __repr__")),
+                 "that is a - 2", id="value-2-minus-a-computed-as-a-minus-2"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(("    def __repr__", NEG.replace("    def __repr__", "")
+                                + "    def __sub__(self, other):\n        return self + other\n\n    def __repr__")),
+                 "that is a + b", id="value-sub-adds"),
+    # Lesson 3: the local derivatives and _backward -------------------------------------------
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step((CHAIN, "child.grad = local * self.grad")),
+                 "gradients from the two uses must add up", id="backward-step-equals-for-plus-equals"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("        for child, local in zip(self._prev, self._local_grads):",
+                               "        self.grad = 1.0\n        for child, local in zip(self._prev, self._local_grads):")),
+                 "set d.grad to 1.0", id="backward-step-sets-its-own-grad-to-1"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step((CHAIN, CHAIN + "\n            child._backward()")),
+                 "Don't call the inputs' _backward", id="backward-step-recurses-into-inputs"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step((CHAIN, "child.grad += local")),
+                 "the local derivative alone", id="backward-step-forgets-the-upstream-gradient"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step((CHAIN, "child.grad += self.grad")),
+                 "multiply it by the local derivative", id="backward-step-forgets-the-local-derivative"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step((CHAIN, "child.grad -= local * self.grad")),
+                 "wrong sign", id="backward-step-subtracts"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("    def __repr__",
+                               "    def __sub__(self, other):\n"
+                               "        return MyValue(self.data - other.data, (self, other), '-', _local_grads=(1.0, 1.0))\n\n"
+                               "    def __repr__")),
+                 "b's local derivative is -1", id="backward-step-subtraction-gradient-sign"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("local_grads = (other.data, self.data)", "local_grads = (self.data, other.data)")),
+                 "the two are swapped", id="backward-step-product-rule-swapped"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("local_grads = (1 - t**2,)", "local_grads = (1 - self.data**2,)")),
+                 "1 - t**2 with t = tanh(n)", id="backward-step-tanh-from-its-input"),
+    # Lesson 4: topological order --------------------------------------------------------------
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, (VISIT, "        for child in node._prev:\n            visit(child)\n"
+                                                        "        order.append(node)")),
+                 "appears twice", id="topo-no-visited-set"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("if node not in visited:\n            visited.add(node)",
+                                                  "if node.label not in visited:\n            visited.add(node.label)")),
+                 "by their label", id="topo-visited-by-label"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("if node not in visited:\n            visited.add(node)",
+                                                  "if node.data not in visited:\n            visited.add(node.data)")),
+                 "by value", id="topo-visited-by-value"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("    return order", "    return list(visited)")),
+                 "a set's order", id="topo-returns-the-visited-set-unsorted"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("            order.append(node)", "            order.insert(0, node)")),
+                 "that is the backward order", id="topo-root-first"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("    visit(root)\n", "    for child in root._prev:\n        visit(child)\n")),
+                 "L is missing", id="topo-leaves-out-the-root"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(BREADTH_FIRST_REVERSED),
+                 "only after all of its inputs", id="topo-breadth-first-reversed"),
+    # Lesson 4: backward() ---------------------------------------------------------------------
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad = local * node.grad")),
+                 "instead of adding to it", id="backward-equals-for-plus-equals"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("    root.grad = 1.0\n", "")),
+                 "seed the root first", id="backward-without-the-seed"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, (SEED_AND_WALK, SEED_AND_WALK.replace("    root.grad = 1.0\n", "")
+                                                      + "    root.grad = 1.0\n")),
+                 "seeded after the walk", id="backward-seeds-after-the-walk"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("for node in reversed(order):", "for node in order:")),
+                 "from the leaves to the root", id="backward-walks-forwards"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("for node in reversed(order):", "for node in set(order):")),
+                 "A set, or any other order", id="backward-walks-a-set"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad += local")),
+                 "its local derivative alone", id="backward-without-the-chain-rule"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(RECURSIVE_BACKWARD),
+                 "once per path", id="backward-recursive-without-an-order"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad -= local * node.grad")),
+                 "wrong sign", id="backward-subtracts"),
+    # Lesson 5: MyNeuron, MyLayer, MyMLP ---------------------------------------------------------
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp, lambda: nn(("return act.tanh()", "return act")),
+                 "apply tanh", id="nn-activation-never-applied-linear-net"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp, lambda: nn(("act = self.b\n", "act = Value(0.0)\n")),
+                 "add the bias", id="nn-bias-left-out"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("return self.w + [self.b]", "return self.w")),
+                 "3 weights and a bias", id="nn-parameters-without-the-bias"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]",
+                             "self.layers = [MyLayer(nin, n) for n in nouts]")),
+                 "takes the previous layer's outputs", id="nn-every-layer-takes-nin-inputs"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]",
+                             "self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts) - 1)]")),
+                 "the last layer is missing", id="nn-last-layer-missing"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("self.neurons = [MyNeuron(nin) for _ in range(nout)]", "self.neurons = [MyNeuron(nin)] * nout")),
+                 "the same neuron", id="nn-one-neuron-repeated"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("act = act + wi * xi", "act = act + wi.data * xi")),
+                 "does not reach its parameters", id="nn-built-from-data"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("        for layer in self.layers:\n            x = layer(x)\n        return x",
+                             "        out = x\n        for layer in self.layers:\n            out = layer(x)\n        return out")),
+                 "take the previous layer's outputs", id="nn-every-layer-fed-the-input"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("return self.w + [self.b]", "return [w.data for w in self.w] + [self.b.data]")),
+                 "not their numbers", id="nn-parameters-are-numbers"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: load_nn_on(STEP_SOLUTION, NN_SOLUTION),
+                 "can't be multiplied by one", id="nn-own-value-without-plain-numbers"),
+    # Lesson 6: the training loop -----------------------------------------------------------------
+    pytest.param("training loop", lesson06.my_training_loop, lambda: train(("        model.zero_grad()\n", "")),
+                 "never zeroed", id="train-forgets-zero-grad"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("p.data -= lr * p.grad", "p.data += lr * p.grad")),
+                 "move against its gradient", id="train-update-sign"),
+    pytest.param("training loop", lesson06.my_training_loop, lambda: train(("sum_of_squares(", "mse(")),
+                 "mean of the squared errors", id="train-mse-for-sum-of-squares"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("        losses.append(loss.data)",
+                                "        losses.append(sum_of_squares([model(x) for x in xs], ys).data)")),
+                 "before its update", id="train-loss-recorded-after-the-update"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((STEP_LOOP, "    loss = sum_of_squares([model(x) for x in xs], ys)\n    for k in range(steps):\n")),
+                 "computed once, before the loop", id="train-forward-pass-outside-the-loop"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("        model.zero_grad()\n", ""),
+                               ("        losses.append(loss.data)", "        model.zero_grad()\n        losses.append(loss.data)")),
+                 "zeroed after the update", id="train-zero-grad-at-the-end"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("        model.zero_grad()\n        loss.backward()\n",
+                                "        loss.backward()\n        model.zero_grad()\n")),
+                 "no parameter moves", id="train-zero-grad-between-backward-and-update"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("p.data -= lr * p.grad", "p.data -= 0.1 * p.grad")),
+                 "use the argument lr", id="train-learning-rate-typed-in"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("p.data -= lr * p.grad", "p.data -= p.grad")),
+                 "its whole gradient", id="train-step-without-the-learning-rate"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("p.data -= lr * p.grad", "p.grad -= lr * p.data")),
+                 "no parameter moves", id="train-updates-grad-instead-of-data"),
+]
+
+
+@pytest.mark.parametrize("piece, check, answer, words", CATALOGUE)
+def test_every_slip_is_rejected_and_named(piece, check, answer, words):
+    verdict = check(*answer())
+    assert verdict.status == "failed", f"{piece}: a wrong answer {verdict.status}: {verdict.message}"
+    assert words in verdict.message, f"{piece}: {verdict.message}"
+    status, message, *_ = check.__wrapped__(*answer())  # called quietly, as the lessons' loader does
+    assert status == "failed" and words in message, message
+
+
+def test_the_catalogue_has_five_slips_or_more_for_every_piece():
+    counts = collections.Counter(param.values[0] for param in CATALOGUE)
+    assert set(counts) == {"MyValue", "_backward", "topological order", "backward()", "MyNeuron/MyLayer/MyMLP",
+                           "training loop"}
+    assert min(counts.values()) >= 5, counts
+
+
+@pytest.mark.parametrize("check, answer", [
+    (lesson02.my_value, lambda: value()),
+    (lesson03.my_backward_step, lambda: step()),
+    (lesson04.my_topological_order, lambda: topo()),
+    (lesson04.my_backward, lambda: backward()),
+    (lesson05.my_mlp, lambda: nn()),
+    (lesson05.my_mlp, lambda: load_nn_on(STEP_WITH_NUMBERS, NN_SOLUTION)),
+    (lesson06.my_training_loop, lambda: train()),
+])
+def test_the_right_pieces_pass(check, answer):
+    assert check(*answer()).passed
