@@ -12,6 +12,7 @@ VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 # Remembers which pyproject.toml and constraints.txt the venv was installed from.
 SETUP_STAMP := $(VENV)/.installed
+TEST_WORKERS ?= auto
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
 .PHONY: setup lab test notebooks bench site grade lock clean
@@ -32,11 +33,13 @@ lab: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/lab.py
 
 # Both runs always happen, so one report shows every failure; the first non-zero
-# pytest exit code is make's.
+# pytest exit code is make's.  Both use every core (pytest-xdist), a file's tests on
+# one worker: a module's server, browser or site is made once, and a notebook's cells
+# run in order on one kernel.
 test: $(SETUP_STAMP)
 	@scripts/ensure-system-deps graphviz chromium
-	@$(VENV_PYTHON) -m pytest tests; unit=$$?; \
-	$(VENV_PYTHON) -m pytest $(NBVAL) notebooks; lessons=$$?; \
+	@$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile tests; unit=$$?; \
+	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile $(NBVAL) notebooks; lessons=$$?; \
 	if [ $$unit -ne 0 ]; then exit $$unit; fi; exit $$lessons
 
 notebooks: $(SETUP_STAMP)
