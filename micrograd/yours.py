@@ -491,8 +491,8 @@ def _run(code, ns, filename, first_line):
     return None
 
 
-def _check(piece, ns):
-    missing = [name for name in piece.defines if name not in ns]
+def _check(piece, ns, before):
+    missing = [name for name in piece.defines if name not in ns or ns[name] is before.get(name)]
     if missing:
         return ("failed", f"its cell does not define {', '.join(missing)}")
     try:
@@ -541,13 +541,14 @@ def _load(lesson, folder=None):
             piece = _BY_KEY.get(key)
             if key in found:
                 first_line, code = found[key]
+                before = {name: ns.get(name) for name in (piece.defines if piece else ())}
                 problem = _run(code, ns, filename, first_line)
                 if piece is None:
                     continue
                 if problem:
                     status, message = "failed", problem
                 else:
-                    status, message = _check(piece, ns)
+                    status, message = _check(piece, ns, before)
                 if status == "not attempted":
                     status, message = "missing", "not written yet"
                 source = "yours"

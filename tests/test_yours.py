@@ -1,0 +1,230 @@
+"""micrograd.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from micrograd import yours
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb"))
+SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb"))
+
+STUB_VALUE_2 = dict(yours.stored_cells(LESSONS[0]))["lesson 2: MyValue"]
+
+
+def stub_sections():
+    return {key: code for notebook in LESSONS for key, code in yours.stored_cells(notebook)}
+
+
+def write_file(folder, found):
+    for key, code in found.items():
+        yours.store(key, code, folder)
+
+
+def use(capsys, *names, lesson, folder):
+    got = yours.use(*names, lesson=lesson, folder=folder)
+    return got, capsys.readouterr().out.splitlines()
+
+
+# -- the file -------------------------------------------------------------------------------
+
+
+def test_store_writes_a_header_and_one_section_per_key_replacing_on_a_second_run(tmp_path):
+    yours.store("lesson 3: MyValue", "x = 3\n", tmp_path)
+    yours.store("lesson 2: MyValue", "x = 2\n", tmp_path)
+    yours.store("lesson 3: MyValue", "x = 'three'\n", tmp_path)
+    text = (tmp_path / "my_micrograd.py").read_text()
+    assert text.startswith('"""my_micrograd.py: your own micrograd')
+    assert re.findall(r"^# %% (.*)$", text, re.M) == ["lesson 2: MyValue", "lesson 3: MyValue"]  # in lesson order
+    assert "x = 'three'" in text and "x = 3" not in text
+    found = yours.sections(tmp_path)
+    assert {key: code for key, (_, code) in found.items()} == {"lesson 2: MyValue": "x = 2\n", "lesson 3: MyValue": "x = 'three'\n"}
+    lines = text.splitlines()
+    assert [lines[first - 1] for first, _ in found.values()] == ["x = 2", "x = 'three'"]  # where each section's code starts
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_micrograd.py"]  # no temporary file left behind
+
+
+def test_the_file_does_not_depend_on_the_order_the_cells_ran_in(tmp_path):
+    found = stub_sections()
+    keys = list(found)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write_file(tmp_path / "a", {k: found[k] for k in keys})
+    write_file(tmp_path / "b", {k: found[k] for k in reversed(keys)})
+    assert (tmp_path / "a" / "my_micrograd.py").read_text() == (tmp_path / "b" / "my_micrograd.py").read_text()
+
+
+def test_section_key_reads_the_magic_line():
+    assert yours.section_key(" lesson 3: MyValue") == "lesson 3: MyValue"
+    assert yours.section_key("lesson 05 : MyNeuron, MyLayer, MyMLP ") == "lesson 5: MyNeuron, MyLayer, MyMLP"
+    assert yours.section_key("MyValue") is None
+
+
+@pytest.mark.parametrize("folder, notebooks", [("notebooks", LESSONS), ("solutions", SOLUTIONS)])
+def test_the_committed_file_is_what_the_cells_write(folder, notebooks):
+    """What the shipped cells write, whatever the order they ran in: so no stored output depends on run order."""
+    path = (NOTEBOOKS if folder == "notebooks" else NOTEBOOKS / "solutions") / "my_micrograd.py"
+    assert len(notebooks) == 5
+    assert path.read_text() == yours.expected_file(notebooks)
+
+
+def test_the_solutions_cells_are_the_worked_answers():
+    cells = {key: code for notebook in SOLUTIONS for key, code in yours.stored_cells(notebook)}
+    assert set(cells) == set(yours.ANSWERS)
+    for key, code in cells.items():
+        assert code.strip() == yours.ANSWERS[key].strip(), key
+
+
+def test_every_build_it_cell_of_the_lessons_is_saved():
+    keys = [key for notebook in LESSONS for key, _ in yours.stored_cells(notebook)]
+    assert keys == [piece.key for piece in yours.PIECES]
+
+
+# -- the cell magic -------------------------------------------------------------------------
+
+
+def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    monkeypatch.chdir(tmp_path)
+    shell = InteractiveShell.instance()
+    shell.run_cell("%load_ext micrograd.yours")
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 41\n")
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
+    assert shell.user_ns["answer"] == 42
+    assert [code for _, code in yours.sections(tmp_path).values()] == ["answer = 42\n"]
+    assert 'saved in my_micrograd.py as "lesson 2: MyValue"' in capsys.readouterr().out
+    shell.run_cell("%%my_micrograd MyValue\nanswer = 43\n")  # no lesson: run, not saved, and told how
+    assert shell.user_ns["answer"] == 43
+    assert "not saved" in capsys.readouterr().out
+    assert list(yours.sections(tmp_path)) == ["lesson 2: MyValue"]
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lesson, names", [(2, ["MyValue"]), (3, ["MyValue"]), (4, ["MyValue", "my_topological_order", "my_backward"]),
+                                           (5, ["MyValue", "my_backward", "MyMLP"]), (6, ["MyValue", "MyMLP", "my_train"])])
+def test_a_missing_file_and_the_stubs_give_the_same_lines(tmp_path, capsys, lesson, names):
+    (tmp_path / "missing").mkdir()
+    (tmp_path / "stubs").mkdir()
+    write_file(tmp_path / "stubs", stub_sections())
+    _, missing = use(capsys, *names, lesson=lesson, folder=tmp_path / "missing")
+    _, stubs = use(capsys, *names, lesson=lesson, folder=tmp_path / "stubs")
+    assert missing == stubs
+    assert len(stubs) == len(names)
+    assert all(line.startswith("… ") and "not written yet" in line and "worked answer" in line for line in stubs)
+
+
+def test_the_worked_answers_pass_and_are_used(tmp_path, capsys):
+    write_file(tmp_path, yours.ANSWERS)
+    (value, mlp, train), lines = use(capsys, "MyValue", "MyMLP", "my_train", lesson=6, folder=tmp_path)
+    assert lines == [
+        "✓ MyValue: using yours, from lesson 3 (it passes lesson 3's check)",
+        "✓ MyNeuron, MyLayer, MyMLP: using yours, from lesson 5 (it passes lesson 5's check)",
+        "✓ my_train: using yours, from lesson 6 (it passes lesson 6's check)",
+    ]
+    random.seed(0)
+    losses = train(mlp(3, [4, 4, 1]), [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5]], [1.0, -1.0], 5, 0.05)
+    assert losses[-1] < losses[0]
+
+
+def test_yours_is_what_comes_back_when_it_passes(tmp_path, capsys):
+    code = yours.ANSWERS["lesson 3: MyValue"] + "\nMyValue.mine = True\n"
+    yours.store("lesson 3: MyValue", code, tmp_path)
+    value, lines = use(capsys, "MyValue", lesson=3, folder=tmp_path)
+    assert getattr(value, "mine", False)
+    assert lines[0].startswith("✓ MyValue: using yours, from lesson 3")
+
+
+SLIPS = {
+    "a wrong local derivative": (
+        yours.ANSWERS["lesson 3: MyValue"].replace("local_grads = (1 - t**2,)", "local_grads = (1 - t,)"),
+        "fails lesson 3's check (tanh",
+    ),
+    "a syntax error": (yours.ANSWERS["lesson 3: MyValue"].replace("def tanh(self):", "def tanh(self)"), "syntax error on line"),
+    "an error when the cell runs": ("import math\nraise ValueError('oops')\n", "running it raised ValueError: oops"),
+    "a cell that defines something else": ("class MyOtherValue:\n    pass\n", "does not define MyValue"),
+}
+
+
+@pytest.mark.parametrize("slip", sorted(SLIPS))
+def test_a_failing_piece_is_named_with_the_reason_and_the_worked_answer_is_used(tmp_path, capsys, slip):
+    code, reason = SLIPS[slip]
+    yours.store("lesson 3: MyValue", code, tmp_path)
+    value, lines = use(capsys, "MyValue", lesson=3, folder=tmp_path)
+    assert len(lines) == 1
+    assert lines[0].startswith("✗ MyValue: yours, from lesson 3, fails lesson 3's check (")
+    assert reason in lines[0]
+    assert 'the package\'s worked answer: yours.answer("lesson 3: MyValue")' in lines[0]
+    assert "Traceback" not in lines[0]
+    t = value(0.5).tanh()  # the worked answer: the right local derivative
+    assert t._local_grads == (1 - t.data**2,)
+
+
+def test_a_syntax_error_is_reported_on_the_file_s_own_line(tmp_path, capsys):
+    yours.store("lesson 2: MyValue", yours.ANSWERS["lesson 2: MyValue"], tmp_path)
+    yours.store("lesson 3: MyValue", "import math\nclass MyValue(:\n    pass\n", tmp_path)
+    lines = (tmp_path / "my_micrograd.py").read_text().splitlines()
+    broken = next(i for i, line in enumerate(lines, start=1) if line.startswith("class MyValue(:"))
+    _, printed = use(capsys, "MyValue", lesson=3, folder=tmp_path)
+    assert f"syntax error on line {broken} of my_micrograd.py" in printed[0]
+
+
+def test_later_pieces_run_on_the_fallback_of_an_earlier_one(tmp_path, capsys):
+    """A failing MyValue is replaced before lesson 4's operations and lesson 5's network are run on it."""
+    found = dict(yours.ANSWERS)
+    found["lesson 3: MyValue"] = found["lesson 3: MyValue"].replace("child.grad += local * self.grad", "child.grad = local * self.grad")
+    write_file(tmp_path, found)
+    (value, mlp), lines = use(capsys, "MyValue", "MyMLP", lesson=5, folder=tmp_path)
+    assert lines[0].startswith("✗ MyValue: yours, from lesson 3, fails lesson 3's check")
+    assert lines[1].startswith("✓ MyNeuron, MyLayer, MyMLP: using yours")
+    x = value(3.0)
+    y = x * x + x
+    y.backward()
+    assert x.grad == 7.0  # += in the worked answer: both uses of x count
+    assert isinstance(mlp(3, [4, 1])([1.0, 2.0, 3.0]), value)
+
+
+def test_a_passing_piece_says_when_a_piece_folded_into_it_was_replaced(tmp_path, capsys):
+    found = {key: code for key, code in yours.ANSWERS.items() if key != "lesson 4: more operations"}
+    write_file(tmp_path, found)
+    value, lines = use(capsys, "MyValue", lesson=4, folder=tmp_path)
+    assert lines == ["✓ MyValue: using yours, from lesson 3 (it passes lesson 3's check); with the package's more "
+                     "operations, as lesson 4's is not written yet"]
+    assert (2 - value(5.0)).data == -3.0
+
+
+def test_use_leaves_python_s_random_numbers_alone(tmp_path, capsys):
+    write_file(tmp_path, yours.ANSWERS)
+    random.seed(5)
+    expected = random.random()
+    random.seed(5)
+    use(capsys, "MyMLP", "my_train", lesson=6, folder=tmp_path)
+    assert random.random() == expected
+
+
+def test_nothing_the_learner_s_code_prints_reaches_the_screen(tmp_path, capsys):
+    yours.store("lesson 2: MyValue", "print('hello from the cell')\n" + yours.ANSWERS["lesson 2: MyValue"], tmp_path)
+    _, lines = use(capsys, "MyValue", lesson=2, folder=tmp_path)
+    assert lines == ["✓ MyValue: using yours, from lesson 2 (it passes lesson 2's check)"]
+
+
+def test_an_unknown_piece_name_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="no lesson up to 3 writes MyMLP"):
+        yours.use("MyMLP", lesson=3, folder=tmp_path)
+
+
+def test_the_lessons_load_what_their_text_says():
+    """Each use() in lessons 3 to 6 asks for pieces of earlier lessons (or of its own, after its cell)."""
+    for notebook in LESSONS + SOLUTIONS:
+        lesson = int(notebook.name[:2])
+        cells = json.loads(notebook.read_text())["cells"]
+        for cell in cells:
+            text = "".join(cell["source"])
+            for wanted in re.findall(r"yours\.use\([^)]*lesson=(\d+)\)", text):
+                assert int(wanted) <= lesson, (notebook.name, text)
