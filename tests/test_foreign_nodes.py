@@ -165,6 +165,22 @@ def test_a_lecture_style_node_inside_the_package_graph_steps_like_any_other():
     assert x.grad == 0.0
 
 
+def test_backward_twice_adds_up_in_the_leaves_only_unlike_0_1_0(micrograd_0_1_0_value):
+    """The README's note on the one deliberate difference from micrograd 0.1.0."""
+
+    def three_calls(cls):
+        a = cls(2.0)
+        y = a * a + a
+        grads = []
+        for _ in range(3):
+            y.backward()
+            grads.append(a.grad)
+        return grads
+
+    assert three_calls(Value_) == [5.0, 10.0, 15.0]
+    assert three_calls(micrograd_0_1_0_value) == [5.0, 14.0, 27.0]
+
+
 # -- the stepper shows what a learner's _backward did ---------------------------------------
 
 
