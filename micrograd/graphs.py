@@ -71,6 +71,9 @@ def is_node(obj):
 def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
     """The TypeError for something that is not a graph node, saying what a node needs."""
     hint = ""
+    if isinstance(obj, type):
+        module = "" if obj.__module__ == "builtins" else f" (from module {obj.__module__})"
+        return TypeError(f"{caller} takes {what}, made with your class; got the class {obj.__qualname__}{module} itself")
     if isinstance(obj, _SETS + _SEQUENCES) and obj and is_node(next(iter(obj))):
         hint = f"; pass one node, not a {type(obj).__name__} of them"
     elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):

@@ -102,6 +102,8 @@ def test_a_non_node_is_refused_naming_its_class_and_what_a_node_needs():
         draw_dot(3)
     with pytest.raises(TypeError, match=r"got Value \(from module [\w.]*test_foreign_nodes\); it has \.data but"):
         text_graph(Value(2.0))
+    with pytest.raises(TypeError, match=r"made with your class; got the class LectureValue \(from module foreign_nodes\) itself"):
+        draw_dot(LectureValue)
     with pytest.raises(TypeError, match=r"BackpropStepper takes the output node .*got list; pass one node"):
         BackpropStepper([LectureValue(1.0)])
     bad = LectureValue(1.0) + LectureValue(2.0)
