@@ -73,7 +73,8 @@ SEED_AND_WALK = (
     "    root.grad = 1.0\n    for node in reversed(order):\n        for child, local in zip(node._prev, node._local_grads):\n"
     "            child.grad += local * node.grad\n"
 )
-STEP_LOOP = "    for k in range(steps):\n        loss = sum_of_squares([model(x) for x in xs], ys)\n"
+LOSS = "        loss = sum_of_squares([model(x) for x in xs], ys)\n"
+STEP_LOOP = "    for k in range(steps):\n" + LOSS
 
 RECURSIVE_BACKWARD = '''
 def my_backward(root):
@@ -276,6 +277,12 @@ CATALOGUE = [
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train(("p.data -= lr * p.grad", "p.grad -= lr * p.data")),
                  "no parameter moves", id="train-updates-grad-instead-of-data"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((LOSS, "        loss = sum((yout - ygt) for ygt, yout in zip(ys, [model(x) for x in xs]))\n")),
+                 "without squaring them", id="train-errors-not-squared"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((LOSS, "        for x, y in zip(xs, ys):\n            loss = (model(x) - y) ** 2\n")),
+                 "one sample alone", id="train-loss-of-the-last-sample-only"),
 ]
 
 

@@ -83,6 +83,18 @@ def _numbers(losses):
 
 def _first_loss_problem(first, want):
     """Why the first recorded loss is not the untrained model's sum of squared errors."""
+    outs = [_model(stale=False)(x).data for x in _XS]
+    errors = [o - y for o, y in zip(outs, _YS)]
+    if close(first, sum(errors), 1e-9) or close(first, -sum(errors), 1e-9):
+        return (f"the first loss is {first:.6g}, the errors added up without squaring them: a prediction too low and "
+                f"one too high cancel out, and a loss can go below 0. Square each error, "
+                f"sum((yout - ygt)**2 for ...), {want[0]:.6g} for the untrained model")
+    if close(first, sum(abs(e) for e in errors), 1e-9):
+        return (f"the first loss is {first:.6g}, the sum of the errors' sizes; the lesson's loss squares each error: "
+                f"sum_of_squares([model(x) for x in xs], ys), {want[0]:.6g} for the untrained model")
+    if any(close(first, e * e, 1e-9) for e in errors):
+        return (f"the first loss is {first:.6g}, the squared error of one sample alone; the loss adds up all "
+                f"{len(_XS)}: {want[0]:.6g} for the untrained model")
     if close(first, want[0] / len(_XS), 1e-9):
         return (f"the first loss is {first:.6g}, the mean of the squared errors (mse); the lesson's loop records their "
                 f"sum, sum_of_squares([model(x) for x in xs], ys), {want[0]:.6g} for the untrained model")
