@@ -313,3 +313,27 @@ def test_the_catalogue_has_five_slips_or_more_for_every_piece():
 ])
 def test_the_right_pieces_pass(check, answer):
     assert check(*answer()).passed
+
+
+def test_the_solutions_own_micrograd_passes_every_build_it_check():
+    # The pieces as the solution notebooks save them, each lesson building on the one before (lesson 4's
+    # extra operations on lesson 3's MyValue, lesson 5's neurons on it): none is mistaken for a slip.
+    import pathlib
+    import random
+
+    source = (pathlib.Path(__file__).parent.parent / "notebooks" / "solutions" / "my_micrograd.py").read_text()
+    sections = source.split("\n# %% ")
+    namespace = {"random": random}
+    exec(sections[0], namespace)
+    verdicts = {}
+    for section in sections[1:]:
+        title, _, code = section.partition("\n")
+        exec(code, namespace)
+        if title == "lesson 2: MyValue":
+            verdicts[title] = lesson02.my_value.__wrapped__(namespace["MyValue"])
+    verdicts["lesson 3: MyValue, with lesson 4's operations"] = lesson03.my_backward_step.__wrapped__(namespace["MyValue"])
+    verdicts["lesson 4: my_topological_order"] = lesson04.my_topological_order.__wrapped__(namespace["my_topological_order"])
+    verdicts["lesson 4: my_backward"] = lesson04.my_backward.__wrapped__(namespace["my_backward"])
+    verdicts["lesson 5"] = lesson05.my_mlp.__wrapped__(namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"])
+    verdicts["lesson 6"] = lesson06.my_training_loop.__wrapped__(namespace["my_train"])
+    assert {title: verdict[0] for title, verdict in verdicts.items()} == dict.fromkeys(verdicts, "passed"), verdicts
