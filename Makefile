@@ -37,7 +37,7 @@ lab: $(SETUP_STAMP)
 # one worker: a module's server, browser or site is made once, and a notebook's cells
 # run in order on one kernel.
 test: $(SETUP_STAMP)
-	@scripts/ensure-system-deps graphviz chromium
+	@scripts/ensure-system-deps graphviz chromium bubblewrap
 	@$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile tests; unit=$$?; \
 	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile $(NBVAL) notebooks; lessons=$$?; \
 	if [ $$unit -ne 0 ]; then exit $$unit; fi; exit $$lessons
@@ -53,11 +53,13 @@ bench: $(SETUP_STAMP)
 site: $(SETUP_STAMP)
 	$(VENV_PYTHON) docs/build_site.py build/site
 
-# Runs each submitted notebook (untrusted code) in a fresh kernel with time and memory
-# limits; see "Grading submitted notebooks" in the README.
+# Runs each submitted notebook (untrusted code) in a fresh kernel inside a bubblewrap
+# sandbox, with time and memory limits; see "Grading submitted notebooks" in the README.
+# Where bubblewrap cannot be installed (macOS), grading runs unsandboxed and says so.
 grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
 	@scripts/ensure-system-deps graphviz
+	@if [ "$$(uname -s)" = Linux ]; then scripts/ensure-system-deps bubblewrap; fi
 	$(VENV_PYTHON) -m micrograd.grading "$(DIR)"
 
 # Resolves the dependencies afresh in a throwaway venv, so nothing installed by

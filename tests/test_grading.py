@@ -1,36 +1,70 @@
-"""Grading submitted notebooks: real kernels, real limits, crafted submissions.
+"""Grading submitted notebooks: real kernels, real limits, crafted and hostile submissions.
 
 Every expectation is derived from the course itself: the exercises of a lesson
 are micrograd.exercises.exercise_titles(lesson), a right answer is the lesson's
 solution notebook, an untouched submission is the lesson notebook as shipped,
-and a wrong answer is the solution with one exercise's checker called on None.  So the
-test follows the lessons as they change.  The crafted runs use short time
-limits so the whole file takes well under a minute of kernel time.
+and a wrong answer is the solution with one exercise's answer set to None just
+before its (unchanged) checker call.  So the test follows the lessons as they change.
+
+To keep the file quick, every submission that needs a kernel is graded in one
+run of the command line (``python -m micrograd.grading``, a process of its own,
+as a teacher runs it), two at a time: the lessons, the crafted ones (a loop, a
+memory hog, a flood of output) and the hostile ones, each a small notebook
+built on lesson 1's solution.  Each hostile notebook tries one attack; the
+tests check from outside the grader that it failed (files untouched, no
+process left, the grader alive) and that its row says what happened.
+The hostile ones need the sandbox: CI runs as root, where bubblewrap works.
 """
 
 import ast
-import csv
 import copy
+import csv
+import hashlib
 import importlib
+import json
+import os
+import queue
+import shutil
+import socket
+import signal
 import subprocess
 import sys
+import sysconfig
+import tempfile
+import textwrap
+import threading
 import time
+import uuid
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 from micrograd.exercises import exercise_titles
-from micrograd.grading import format_table, grade_folder, grade_notebook, lessons_imported
+from micrograd.exercises.checking import VERDICT_MIME
+from micrograd.grading import (
+    Grade,
+    format_table,
+    grade_folder,
+    grade_notebook,
+    lessons_imported,
+    sandbox_status,
+    write_csv,
+)
+from micrograd.grading import _sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+PACKAGE = ROOT / "micrograd"
 # Two lessons keep the test quick; between them they have build-it exercises,
 # function answers and number answers.
 LESSONS = ["01", "02"]
-TIME_LIMIT = 60  # generous for a lesson's solution on a loaded machine
-SHORT_LIMIT = 6  # for the submission that never ends
-ALLOWANCE = 30  # kernel start and shutdown, beyond the notebook's limit
+TIME_LIMIT = 20  # per notebook in the shared run: lesson 1 and 2's solutions need a few seconds
+MEMORY_GB = 1
+ALLOWANCE = 60  # kernel start and shutdown, beyond the notebooks' limits
+MARK = uuid.uuid4().hex[:12]  # names what the hostile notebooks create, so a survivor is found by name
+SLEEP_SECONDS = f"300.{int(MARK[:6], 16)}"  # a sleep no other process on the machine has
 
 
 def notebook_of(lesson, solution=False):
@@ -55,20 +89,54 @@ def checker_calls(source, lesson):
     return tree, calls
 
 
-def wrong_answer(lesson, title):
-    """The solution with one exercise's checker given None instead of the answer."""
+def wrong_answers(lesson, titles):
+    """The solution with the answers of these exercises set to None around their (unchanged) checker calls."""
     module = importlib.import_module(f"micrograd.exercises.lesson{lesson}")
     notebook = notebook_of(lesson, solution=True)
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
         tree, calls = checker_calls(cell.source, lesson)
-        calls = [call for call in calls if getattr(module, call.func.attr).title == title]
+        calls = [call for call in calls if getattr(module, call.func.attr).title in titles]
+        assert all(isinstance(arg, ast.Name) for call in calls for arg in call.args), "a checker called on an expression"
+        names = ", ".join(arg.id for call in calls for arg in call.args)
+        if names:
+            lines = cell.source.splitlines()
+            # The answers go back after the call: a later exercise may build on them.
+            lines.insert(max(call.end_lineno for call in calls), f"{names}, = kept_answers")
+            lines.insert(min(call.lineno for call in calls) - 1, f"kept_answers = ({names},)\n{names}, = [None] * len(kept_answers)")
+            cell.source = "\n".join(lines)
+    return notebook
+
+
+def small_notebook(*sources, lesson="01"):
+    """Lesson 1's solution (a handful of cells) with code cells put in after its import cell."""
+    notebook = notebook_of(lesson, solution=True)
+    first = next(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code")
+    for offset, source in enumerate(sources, 1):
+        notebook.cells.insert(first + offset, nbformat.v4.new_code_cell(textwrap.dedent(source)))
+    return notebook
+
+
+def untouched_small(lesson="01"):
+    """The lesson's import and its checker calls as released, each on answers still `...`."""
+    released = notebook_of(lesson)
+    cells = [nbformat.v4.new_code_cell(f"from micrograd.exercises import lesson{lesson} as check")]
+    for cell in released.cells:
+        if cell.cell_type != "code":
+            continue
+        tree, calls = checker_calls(cell.source, lesson)
         for call in calls:
-            call.args = [ast.Constant(None) for _ in call.args] or [ast.Constant(None)]
-            call.keywords = []
-        if calls:
-            cell.source = ast.unparse(tree)
+            names = [arg.id for arg in call.args]
+            cells.append(nbformat.v4.new_code_cell(f"{' = '.join(names)} = ...\n{ast.unparse(call)}"))
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def insert_before_last_check(notebook, lesson, source):
+    """A copy of the notebook with a code cell just before the cell of its last exercise."""
+    notebook = copy.deepcopy(notebook)
+    last = max(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and checker_calls(cell.source, lesson)[1])
+    notebook.cells.insert(last, nbformat.v4.new_code_cell(source))
     return notebook
 
 
@@ -81,111 +149,566 @@ def write(folder, name, notebook):
     return path
 
 
-def insert_before_last_check(notebook, lesson, source):
-    """A copy of the notebook with a code cell just before the cell of its last exercise."""
-    notebook = copy.deepcopy(notebook)
-    last = max(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and checker_calls(cell.source, lesson)[1])
-    notebook.cells.insert(last, nbformat.v4.new_code_cell(source))
-    return notebook
+def digest(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def survivors(marker):
+    """Live processes whose command line holds marker (zombies are dead: they only wait to be reaped)."""
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if process.info["status"] != psutil.STATUS_ZOMBIE and marker in " ".join(process.info["cmdline"] or []):
+                found.append((process.pid, process.info["cmdline"]))
+        except psutil.Error:
+            pass
+    return found
+
+
+# What the hostile notebooks do.  Each ends by raising what it found, so the
+# row's note tells what the notebook saw; the tests check the files themselves.
+
+FIND_FILES = """
+import glob, os
+def found_paths():
+    '''Paths of notebooks and folders in other processes' command lines: how a notebook finds the submissions.'''
+    paths = set()
+    for cmdline in glob.glob('/proc/[0-9]*/cmdline'):
+        try:
+            words = open(cmdline, 'rb').read().decode(errors='replace').split('\\0')
+        except OSError:
+            continue
+        paths.update(word for word in words if word.endswith('.ipynb') or os.path.isdir(word) and word not in ('/', '.'))
+    return paths
+"""
+
+DELETE_SIBLING = FIND_FILES + """
+blocked, done = [], []
+targets = {VICTIM, SENTINEL, CSV} | {path for path in found_paths() if path.endswith('.ipynb')}
+for path in sorted(targets):
+    for attempt in ('remove', 'overwrite'):
+        try:
+            os.remove(path) if attempt == 'remove' else open(path, 'w').write('{}')
+            done.append(f'{attempt} {path}')
+        except OSError as error:
+            blocked.append(f'{attempt}: {type(error).__name__}')
+raise RuntimeError(f'done {done}; blocked {len(blocked)}: {sorted(set(blocked))}')
+"""
+
+KILL_GRADER = """
+import glob, os, signal
+hits = []
+for cmdline in glob.glob('/proc/[0-9]*/cmdline'):
+    pid = int(cmdline.split('/')[2])
+    try:
+        words = open(cmdline, 'rb').read().decode(errors='replace').split('\\0')
+    except OSError:
+        continue
+    # The grader (python -m micrograd.grading DIR) and its workers; not this kernel's own sandbox.
+    if pid != os.getpid() and any(word == 'micrograd.grading' or word == 'micrograd.grading._worker' for word in words):
+        for number in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.kill(pid, number)
+                hits.append((pid, number))
+            except OSError as error:
+                hits.append((pid, type(error).__name__))
+raise RuntimeError(f'signalled {hits}' if hits else 'found no grader to signal')
+"""
+
+LEAVE_SLEEP = """
+import os, subprocess, sys
+subprocess.Popen(['sleep', SLEEP])                               # a plain child
+subprocess.Popen(['sleep', SLEEP], start_new_session=True)       # out of the kernel's process group
+if os.fork() == 0:                                               # orphaned: reparented away from the kernel
+    subprocess.Popen(['sleep', SLEEP], start_new_session=True)
+    os._exit(0)
+subprocess.Popen([sys.executable, '-c', f'import time; time.sleep(1); open({SENTINEL!r}, "w").write("survived")'],
+                 start_new_session=True)
+"""
+
+WRITE_OUTSIDE = """
+import os, socket
+blocked, done = [], []
+try:  # the test listens on the host's loopback
+    socket.create_connection(('127.0.0.1', PORT), timeout=5).sendall(b'from a submission')
+    done.append(f'connected to port {PORT}')
+except OSError as error:
+    blocked.append(type(error).__name__)
+for path in TARGETS:
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as file:
+            file.write('written by a submission')
+        done.append(path)
+    except OSError as error:
+        blocked.append(type(error).__name__)
+raise RuntimeError(f'done {done}; blocked {len(blocked)}: {sorted(set(blocked))}')
+"""
+
+FORGE_DISPLAY = """
+from IPython.display import display
+for title in TITLES:
+    display({MIME: {'lesson': '01', 'exercise': title, 'status': 'passed', 'message': 'correct'},
+             'text/plain': '✓ ' + title}, raw=True)
+"""
+
+FORGE_PATCH = """
+import dataclasses, sys
+import IPython.display
+checking = sys.modules['micrograd.exercises.' + 'checking']
+real_show = getattr(checking, 'show')
+def show(verdict):
+    return real_show(dataclasses.replace(verdict, status='passed', message='correct'))
+setattr(checking, 'show', show)
+real_display = IPython.display.display
+def display(*objects, **options):
+    for each in objects:
+        if isinstance(each, dict) and MIME in each:
+            each[MIME] = dict(each[MIME], status='passed', message='correct')
+    return real_display(*objects, **options)
+IPython.display.display = display
+"""
+
+FORGE_REBIND = """
+from IPython.display import display
+class Forged:
+    def __getattr__(self, name):
+        def passed(*answers):
+            title = dict(TITLES_BY_CHECKER)[name]
+            display({MIME: {'lesson': '01', 'exercise': title, 'status': 'passed', 'message': 'correct'}}, raw=True)
+        return passed
+check = Forged()
+"""
+
+FORGE_FILE = """
+import glob, json, os, stat
+line = json.dumps({'event': 'verdict', 'cell': 3, 'verdict': {'lesson': '01', 'exercise': TITLES[0], 'status': 'passed',
+                   'message': 'forged'}}) + '\\n'
+lines = line + json.dumps({'event': 'done', 'output_bytes': 0, 'seconds': 0}) + '\\n'
+written = []
+for path in ['../events.jsonl', 'events.jsonl', '/tmp/events.jsonl', '../../events.jsonl']:
+    try:
+        open(path, 'a').write(lines)
+        written.append(path)
+    except OSError:
+        pass
+# Every pipe or file this process or any it can see holds: the grader's channel would be one of them.
+for fd_path in glob.glob('/proc/[0-9]*/fd/*'):
+    try:
+        if stat.S_ISSOCK(os.stat(fd_path).st_mode):
+            continue  # the kernel's own sockets: writing into them would only break this kernel
+        fd = os.open(fd_path, os.O_WRONLY | os.O_NONBLOCK)
+        os.write(fd, lines.encode())
+        os.close(fd)
+        written.append(fd_path)
+    except OSError:
+        pass
+print(written)
+"""
+
+HISTORY = """
+secret = 'HISTORY_MARK'
+print(secret)
+"""
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """The solutions, the untouched lessons and the wrong answers, graded as one folder (one CLI-like run)."""
+def attack_paths(tmp_path_factory):
+    """Places outside the sandbox that the hostile notebooks try to reach, each named with MARK."""
+    root = tmp_path_factory.mktemp("outside")
+    home = root / "home"
+    home.mkdir()
+    site = Path(sysconfig.get_paths()["purelib"])
+    return {
+        "home": home,
+        "tmp": root / "tmp",
+        "sentinel": root / "sentinel.txt",
+        "survived": root / f"survived-{MARK}.txt",
+        "created": [  # files that must not exist after the run (removed by the test if they do)
+            home / f"attack-{MARK}.txt",
+            Path("/tmp") / f"micrograd-attack-{MARK}.txt",
+            PACKAGE / "exercises" / f"attack_{MARK}.py",
+            site / f"attack_{MARK}.pth",
+            NOTEBOOKS / f"attack-{MARK}.txt",
+            Path.home() / f".micrograd-attack-{MARK}.txt",
+        ],
+    }
+
+
+def define(**names):
+    return "\n".join(f"{name} = {value!r}" for name, value in names.items()) + "\n"
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, attack_paths):
+    """One command-line run over the lessons, the crafted and the hostile submissions: (rows by name, the run)."""
     folder = tmp_path_factory.mktemp("submissions")
-    expected = {}
+    titles = exercise_titles("01")
+    csv_path = folder / "grades.csv"
+    sentinel = attack_paths["sentinel"]
+    sentinel.write_text("the teacher's file")
     for lesson in LESSONS:
         # File names that say nothing: the lesson must be recognised from the content.
         write(folder, f"right-{lesson}.ipynb", notebook_of(lesson, solution=True))
         write(folder, f"untouched-{lesson}.ipynb", notebook_of(lesson))
-        expected[lesson] = exercise_titles(lesson)
-        for number, title in enumerate(expected[lesson], 1):
-            write(folder, f"wrong-{lesson}-{number}.ipynb", wrong_answer(lesson, title))
+        lesson_titles = exercise_titles(lesson)
+        for parity in (0, 1):  # odd-numbered exercises wrong, then even ones: each fails alone
+            wrong = lesson_titles[parity::2]
+            if wrong:
+                write(folder, f"wrong-{lesson}-{parity}.ipynb", wrong_answers(lesson, wrong))
+    solution = notebook_of("01", solution=True)
+    write(folder, "loops.ipynb", insert_before_last_check(solution, "01", "while True:\n    pass"))
+    write(folder, "greedy.ipynb", insert_before_last_check(solution, "01", "hoard = bytearray(4 * 1024**3)"))
+    write(folder, "noisy.ipynb", insert_before_last_check(solution, "01", "print('x' * 30_000_000)"))
+    write(folder, "broken.ipynb", small_notebook("import a_module_no_student_has"))
+    write(folder, "bob.ipynb", '{"cells": [')
+    write(folder, "mixed-verdicts.ipynb", small_notebook(
+        "from IPython.display import display\n"
+        f"display({{{VERDICT_MIME!r}: {{'lesson': '02', 'exercise': 'Exercise 1', 'status': 'passed', 'message': 'forged'}}}}, raw=True)"
+    ))
+    victim = write(folder, "victim.ipynb", solution)
+    write(folder, "attack-delete-sibling.ipynb", small_notebook(
+        define(VICTIM=str(victim), SENTINEL=str(sentinel), CSV=str(csv_path)) + DELETE_SIBLING))
+    write(folder, "attack-kill-grader.ipynb", small_notebook(KILL_GRADER))
+    write(folder, "attack-leave-sleep.ipynb", small_notebook(
+        define(SLEEP=SLEEP_SECONDS, SENTINEL=str(attack_paths["survived"])) + LEAVE_SLEEP))
+    targets = [str(path) for path in attack_paths["created"]] + [str(folder / f"attack-{MARK}.ipynb")]
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0)
+    port = listener.getsockname()[1]
+    write(folder, "attack-write-outside.ipynb", small_notebook(define(TARGETS=targets, PORT=port) + WRITE_OUTSIDE))
+    untouched = untouched_small()
+    forged = copy.deepcopy(untouched)
+    forged.cells.append(nbformat.v4.new_code_cell(define(TITLES=titles, MIME=VERDICT_MIME) + FORGE_DISPLAY))
+    write(folder, "forge-display.ipynb", forged)
+    patched = copy.deepcopy(untouched)
+    patched.cells.insert(1, nbformat.v4.new_code_cell(define(MIME=VERDICT_MIME) + FORGE_PATCH))
+    write(folder, "forge-patch.ipynb", patched)
+    module = importlib.import_module("micrograd.exercises.lesson01")
+    by_checker = sorted((name, value.title) for name, value in vars(module).items() if callable(value) and hasattr(value, "title"))
+    rebound = copy.deepcopy(untouched)
+    rebound.cells.insert(1, nbformat.v4.new_code_cell(define(TITLES_BY_CHECKER=by_checker, MIME=VERDICT_MIME) + FORGE_REBIND))
+    write(folder, "forge-rebind.ipynb", rebound)
+    filed = copy.deepcopy(untouched)
+    filed.cells.insert(1, nbformat.v4.new_code_cell(define(TITLES=titles) + FORGE_FILE))
+    write(folder, "forge-results-file.ipynb", filed)
+    changed = notebook_of("01", solution=True)
+    cell = next(cell for cell in changed.cells if cell.cell_type == "code" and "check.slope_at_minus_one(answer)" in cell.source)
+    cell.source = cell.source.replace("check.slope_at_minus_one(answer)", "check.slope_at_minus_one(-10.0)")
+    write(folder, "forge-changed-call.ipynb", changed)
+    write(folder, "history.ipynb", small_notebook(HISTORY.replace("HISTORY_MARK", f"history-{MARK}")))
+    before = {path.name: digest(path) for path in folder.iterdir()}
+
+    tmp = attack_paths["tmp"]
+    tmp.mkdir()
+    env = dict(os.environ, HOME=str(attack_paths["home"]), TMPDIR=str(tmp))
+    env.pop("IPYTHONDIR", None)
     started = time.monotonic()
-    grades = {grade.submission: grade for grade in grade_folder(folder, time_limit=TIME_LIMIT, jobs=2)}
-    return grades, expected, time.monotonic() - started
+    run = subprocess.run(
+        [sys.executable, "-m", "micrograd.grading", str(folder), "--time-limit", str(TIME_LIMIT),
+         "--memory", str(MEMORY_GB), "--jobs", "2"],
+        capture_output=True, text=True, env=env, timeout=40 * (TIME_LIMIT + ALLOWANCE), cwd=ROOT,
+    )
+    seconds = time.monotonic() - started
+    after_run = survivors(SLEEP_SECONDS)
+    try:
+        listener.accept()
+        connected = True
+    except BlockingIOError:
+        connected = False
+    listener.close()
+    with open(csv_path, newline="", encoding="utf-8") as file:
+        rows = {row["submission"]: row for row in csv.DictReader(file)}
+    yield {
+        "rows": rows, "run": run, "seconds": seconds, "folder": folder, "before": before, "survivors": after_run,
+        "tmp": tmp, "victim": victim, "connected": connected,
+    }
+    for path in attack_paths["created"]:  # should none of them exist, the assertions below have failed already
+        path.unlink(missing_ok=True)
+
+
+def results(row, lesson):
+    """The row's exercise columns: the CSV names them "01 Exercise 1: ..." when it holds several lessons."""
+    return {title: row[f"{lesson} {title}"] for title in exercise_titles(lesson)}
+
+
+@pytest.fixture(scope="module")
+def rows(graded):
+    run = graded["run"]
+    assert run.returncode == 0, f"the grader exited with {run.returncode}\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    return graded["rows"]
+
+
+def test_the_run_says_it_was_sandboxed_and_ends_with_its_table(graded, rows):
+    run = graded["run"]
+    assert run.stdout.startswith("Sandbox: every notebook ran under bubblewrap"), run.stdout[:500]
+    assert "Lesson 01" in run.stdout and "Not graded" in run.stdout
+    assert {row["sandbox"] for row in rows.values() if row["lesson"]} == {"bubblewrap"}, rows
+    assert set(rows) == set(graded["before"]) - {"grades.csv"}  # a row per submission, none lost
+    assert graded["seconds"] < 20 * TIME_LIMIT
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_solutions_pass_every_exercise(graded, lesson):
-    grades, expected, _ = graded
-    grade = grades[f"right-{lesson}.ipynb"]
-    assert grade.lesson == lesson and grade.status == "graded", grade
-    assert expected[lesson], f"lesson {lesson} has no exercises"
-    assert grade.results == {title: "passed" for title in expected[lesson]}, grade
+def test_solutions_pass_every_exercise(rows, lesson):
+    row = rows[f"right-{lesson}.ipynb"]
+    assert row["lesson"] == lesson and row["run"] == "graded" and not row["suspect"], row
+    assert exercise_titles(lesson), f"lesson {lesson} has no exercises"
+    assert results(row, lesson) == {title: "passed" for title in exercise_titles(lesson)}, row
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_untouched_lessons_are_not_attempted(graded, lesson):
-    grades, expected, _ = graded
-    grade = grades[f"untouched-{lesson}.ipynb"]
-    assert grade.lesson == lesson and grade.status == "graded" and not grade.notes, grade
-    assert grade.results == {title: "not attempted" for title in expected[lesson]}, grade
+def test_untouched_lessons_are_not_attempted(rows, lesson):
+    row = rows[f"untouched-{lesson}.ipynb"]
+    assert row["lesson"] == lesson and row["run"] == "graded" and not row["suspect"], row
+    assert results(row, lesson) == {title: "not attempted" for title in exercise_titles(lesson)}, row
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_one_wrong_answer_fails_that_exercise_alone_with_the_checkers_reason(graded, lesson):
-    grades, expected, _ = graded
-    for number, title in enumerate(expected[lesson], 1):
-        grade = grades[f"wrong-{lesson}-{number}.ipynb"]
-        assert grade.results[title].startswith("failed: ") and len(grade.results[title]) > len("failed: "), grade
-        assert {other: result for other, result in grade.results.items() if other != title} == {
-            other: "passed" for other in expected[lesson] if other != title
-        }, grade
-
-
-def test_the_table_has_a_row_per_submission_and_a_column_per_exercise(graded):
-    grades, expected, seconds = graded
-    table = format_table(list(grades.values()))
-    for lesson in LESSONS:
-        assert f"Lesson {lesson}" in table
-        for title in expected[lesson]:
-            assert f"  {title}" in table  # the legend under the lesson's table
-    for name in grades:
-        assert sum(line.startswith(name + " ") for line in table.splitlines()) == 1, name
-    assert seconds < len(grades) * TIME_LIMIT
-
-
-def test_a_notebook_that_never_ends_is_stopped_and_keeps_its_earlier_verdicts(tmp_path):
-    lesson = "01"
-    looping = insert_before_last_check(notebook_of(lesson, solution=True), lesson, "while True:\n    pass")
-    path = write(tmp_path, "loops.ipynb", looping)
-    started = time.monotonic()
-    grade = grade_notebook(path, time_limit=SHORT_LIMIT)
-    elapsed = time.monotonic() - started
+def test_a_wrong_answer_fails_that_exercise_alone_with_the_checkers_reason(rows, lesson):
     titles = exercise_titles(lesson)
-    assert grade.status == f"time limit: stopped after {SHORT_LIMIT} s", grade
-    assert grade.results == {**{title: "passed" for title in titles[:-1]}, titles[-1]: "no verdict"}, grade
-    assert elapsed < SHORT_LIMIT + ALLOWANCE, f"took {elapsed:.0f} s"
+    for parity in (0, 1):
+        wrong = set(titles[parity::2])
+        if not wrong:
+            continue
+        row = rows[f"wrong-{lesson}-{parity}.ipynb"]
+        assert not row["suspect"], row  # the answer changed, not the checker call
+        for title in titles:
+            result = results(row, lesson)[title]
+            if title in wrong:
+                assert result.startswith("failed: ") and len(result) > len("failed: "), (title, row)
+            else:
+                assert result == "passed", (title, row)
 
 
-def test_an_exception_at_import_is_reported_and_nothing_is_verdicted(tmp_path):
-    lesson = "02"
-    notebook = notebook_of(lesson, solution=True)
-    first = next(cell for cell in notebook.cells if cell.cell_type == "code")
-    first.source = "import a_module_no_student_has\n" + first.source
-    grade = grade_notebook(write(tmp_path, "broken.ipynb", notebook), time_limit=TIME_LIMIT)
-    assert grade.lesson == lesson and grade.status == "graded", grade
-    assert grade.notes and grade.notes[0].startswith("raised ModuleNotFoundError: No module named 'a_module_no_student_has'"), grade
-    assert set(grade.results.values()) == {"no verdict"}, grade
+def test_a_notebook_that_never_ends_is_stopped_and_keeps_its_earlier_verdicts(rows):
+    row = rows["loops.ipynb"]
+    titles = exercise_titles("01")
+    assert row["run"] == f"time limit: stopped after {TIME_LIMIT} s", row
+    assert results(row, "01") == {**{title: "passed" for title in titles[:-1]}, titles[-1]: "no verdict"}, row
+    assert float(row["seconds"]) < TIME_LIMIT + ALLOWANCE
 
 
-def test_a_huge_output_is_reported_and_the_exercises_still_graded(tmp_path):
-    lesson = "01"
-    noisy = insert_before_last_check(notebook_of(lesson, solution=True), lesson, "print('x' * 30_000_000)")
-    grade = grade_notebook(write(tmp_path, "noisy.ipynb", noisy), time_limit=TIME_LIMIT)
-    assert grade.status == "graded" and any(note.startswith("huge output: 29 MB") for note in grade.notes), grade
-    assert set(grade.results.values()) == {"passed"}, grade
-
-
-def test_the_memory_limit_binds_the_kernel(tmp_path):
+def test_the_memory_limit_binds_the_kernel(rows):
     # 4 GB of zeros costs nothing without a limit (the pages are never touched),
     # so only a limit on the kernel's address space makes this fail.
-    lesson = "01"
-    greedy = insert_before_last_check(notebook_of(lesson, solution=True), lesson, "hoard = bytearray(4 * 1024**3)")
-    grade = grade_notebook(write(tmp_path, "greedy.ipynb", greedy), time_limit=TIME_LIMIT, memory=1024**3)
-    assert grade.notes and grade.notes[0].startswith("memory limit (1 GB): raised MemoryError"), grade
-    assert list(grade.results.values())[-1] == "passed", grade  # the cells after it still ran
+    row = rows["greedy.ipynb"]
+    assert row["run"].startswith(f"graded; memory limit ({MEMORY_GB} GB): raised MemoryError"), row
+    assert set(results(row, "01").values()) == {"passed"}, row  # the cells after it still ran
+
+
+def test_a_huge_output_is_reported_and_the_exercises_still_graded(rows):
+    row = rows["noisy.ipynb"]
+    assert row["run"].startswith("graded; huge output: 29 MB"), row
+    assert set(results(row, "01").values()) == {"passed"}, row
+
+
+def test_an_exception_is_reported_and_the_cells_after_it_still_run(rows):
+    row = rows["broken.ipynb"]
+    assert row["run"].startswith("graded; raised ModuleNotFoundError: No module named 'a_module_no_student_has' in cell 3"), row
+    assert set(results(row, "01").values()) == {"passed"}, row
+
+
+def test_a_file_that_is_not_json_gets_its_row(rows):
+    row = rows["bob.ipynb"]
+    assert row["run"].startswith("invalid notebook: not valid JSON") and row["lesson"] == "", row
+
+
+def test_a_verdict_of_another_lesson_marks_the_row_mixed(rows):
+    row = rows["mixed-verdicts.ipynb"]
+    assert row["run"] == "mixed lessons: imports lesson 01's checkers, shows verdicts of lesson 02", row
+
+
+# The hostile notebooks.
+
+
+def test_a_notebook_cannot_delete_or_overwrite_a_classmates_submission_or_the_teachers_files(graded, rows, attack_paths):
+    folder = graded["folder"]
+    assert {path.name: digest(path) for path in folder.iterdir() if path.name != "grades.csv"} == graded["before"]
+    assert attack_paths["sentinel"].read_text() == "the teacher's file"
+    assert results(rows["victim.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
+    row = rows["attack-delete-sibling.ipynb"]
+    # It tried: inside, the paths it found are missing, or name files of the sandbox's own /tmp.
+    assert "raised RuntimeError: done" in row["run"] and "blocked" in row["run"], row
+    assert str(graded["victim"]) not in row["run"].split("blocked")[0], row
+    assert set(results(row, "01").values()) == {"passed"}, row
+
+
+def test_a_notebook_cannot_signal_the_grader(graded, rows):
+    row = rows["attack-kill-grader.ipynb"]
+    assert "raised RuntimeError: found no grader to signal" in row["run"], row
+    assert graded["run"].returncode == 0
+    assert set(results(row, "01").values()) == {"passed"}, row
+
+
+def test_nothing_a_notebook_starts_outlives_its_run(graded, rows, attack_paths):
+    row = rows["attack-leave-sleep.ipynb"]
+    assert row["run"] == "graded" and set(results(row, "01").values()) == {"passed"}, row
+    assert graded["survivors"] == []
+    assert not attack_paths["survived"].exists()
+    assert survivors(SLEEP_SECONDS) == []
+
+
+def test_a_notebook_cannot_write_outside_its_sandbox_or_reach_the_network(graded, rows, attack_paths):
+    assert not graded["connected"], "a submission connected to the host's loopback"
+    for path in attack_paths["created"]:
+        assert not path.exists(), f"a submission wrote {path}"
+    assert not (graded["folder"] / f"attack-{MARK}.ipynb").exists()
+    row = rows["attack-write-outside.ipynb"]
+    # Inside, /tmp is the sandbox's own: what it wrote there vanished with it.
+    assert "raised RuntimeError: done [" in row["run"] and "blocked" in row["run"], row
+
+
+def test_a_verdict_displayed_by_hand_is_not_counted_and_marks_the_row(rows):
+    row = rows["forge-display.ipynb"]
+    assert results(row, "01") == {title: "not attempted" for title in exercise_titles("01")}, row
+    assert row["run"].startswith("SUSPECT; graded"), row
+    for title in exercise_titles("01"):
+        assert f"a verdict for {title.split(':')[0]} came from cell" in row["suspect"], row
+
+
+def test_monkeypatching_the_checkers_or_the_display_marks_the_row(rows):
+    row = rows["forge-patch.ipynb"]
+    assert row["run"].startswith("SUSPECT"), row
+    assert "replaced micrograd.exercises.checking.show" in row["suspect"], row
+    assert "IPython.display.display" in row["suspect"], row
+
+
+def test_rebinding_the_checker_name_marks_the_row(rows):
+    row = rows["forge-rebind.ipynb"]
+    assert row["run"].startswith("SUSPECT"), row
+    assert "cell 2 rebinds `check`, the name the checkers are called through" in row["suspect"], row
+    assert "the name 'check' (now something else (Forged))" in row["suspect"], row
+
+
+def test_a_results_file_written_by_a_notebook_changes_nothing(rows, graded):
+    row = rows["forge-results-file.ipynb"]
+    assert row["run"] == "graded" and not row["suspect"], row
+    assert results(row, "01") == {title: "not attempted" for title in exercise_titles("01")}, row
+    assert results(rows["victim.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
+
+
+def test_a_changed_checker_call_is_not_counted_and_marks_the_row(rows):
+    row = rows["forge-changed-call.ipynb"]
+    title = exercise_titles("01")[0]
+    assert results(row, "01")[title] == "no verdict" and row["run"].startswith("SUSPECT"), row
+    assert "calls a checker in a way the released lesson does not: check.slope_at_minus_one(-10.0)" in row["suspect"], row
+
+
+def test_nothing_of_a_submission_lands_in_the_teachers_files(graded, rows, attack_paths):
+    assert rows["history.ipynb"]["run"] == "graded", rows["history.ipynb"]
+    # The grader ran with this HOME: no IPython history, no Jupyter runtime files, nothing.
+    assert list(attack_paths["home"].rglob("*")) == []
+    # Its temporary folders are gone.
+    assert list(graded["tmp"].iterdir()) == []
+    real_history = Path.home() / ".ipython" / "profile_default" / "history.sqlite"
+    if real_history.exists():
+        assert f"history-{MARK}".encode() not in real_history.read_bytes()
+
+
+# Without the sandbox: today's limits, said plainly.
+
+
+def test_without_the_sandbox_grading_still_works_says_so_and_leaves_nothing_behind(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    write(folder, "sleeper.ipynb", small_notebook(
+        define(SLEEP=SLEEP_SECONDS, SENTINEL=str(tmp_path / "survived")) + LEAVE_SLEEP,
+        HISTORY.replace("HISTORY_MARK", f"history-{MARK}"),
+    ))
+    grades = grade_folder(folder, time_limit=TIME_LIMIT, sandbox=False)
+    (grade,) = grades
+    assert grade.status == "graded" and set(grade.results.values()) == {"passed"}, grade
+    assert grade.sandbox == "none: turned off (--no-sandbox)"
+    assert survivors(SLEEP_SECONDS) == []
+    table = format_table(grades)
+    assert table.startswith("WARNING: submissions ran UNSANDBOXED (turned off (--no-sandbox))"), table
+    write_csv(grades, tmp_path / "grades.csv")
+    with open(tmp_path / "grades.csv", newline="") as file:
+        assert next(csv.DictReader(file))["sandbox"] == "none: turned off (--no-sandbox)"
+    assert list(home.rglob("*")) == []  # no IPython history, no runtime files
+    time.sleep(2)  # a surviving writer would have written by now
+    assert not (tmp_path / "survived").exists()
+
+
+def test_bubblewrap_is_what_this_machine_grades_with():
+    # CI runs as root on Debian with bubblewrap: the sandbox must be there, not silently skipped.
+    assert _sandbox.unavailable() is None
+    assert sandbox_status() == (True, "bubblewrap")
+
+
+# Rows for what happens to the files, and for being stopped.
+
+
+def test_a_submission_that_vanishes_or_changes_during_the_run_gets_a_row_and_the_run_goes_on(tmp_path):
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    plain = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1 + 1)")])
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        write(folder, name, plain)
+    (folder / "dangling.ipynb").symlink_to(folder / "gone.ipynb")
+    os.mkfifo(folder / "fifo.ipynb")
+
+    def meddle(grade):  # a sync tool at work while the first row is graded
+        if grade.submission == "a.ipynb":
+            (folder / "c.ipynb").unlink()
+            write(folder, "b.ipynb", nbformat.v4.new_notebook())
+
+    grades = {grade.submission: grade for grade in grade_folder(folder, progress=meddle)}
+    assert grades["a.ipynb"].summary == "not a lesson notebook: it imports no lesson's checkers"
+    assert grades["b.ipynb"].notes == ["the file changed during the run (graded as it was read at the start)"]
+    assert grades["c.ipynb"].notes == ["the file was removed during the run (graded as it was read at the start)"]
+    assert grades["dangling.ipynb"].status == "not graded: the file vanished before it could be read"
+    assert grades["fifo.ipynb"].status == "not graded: the file cannot be read (not a regular file)"
+
+
+def _start_grader(folder, tmp, time_limit):
+    env = dict(os.environ, TMPDIR=str(tmp))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "micrograd.grading", str(folder), "--time-limit", str(time_limit)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+    )
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
+    return process, lines
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_stopped_run_writes_the_rows_so_far_and_removes_its_temporary_folders(tmp_path, request, number):
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    tmp = Path(tempfile.mkdtemp(prefix="mgt-", dir="/tmp"))  # short: the kernels' sockets go there too
+    request.addfinalizer(lambda: shutil.rmtree(tmp, ignore_errors=True))
+    write(folder, "a.ipynb", notebook_of("01", solution=True))
+    write(folder, "b.ipynb", small_notebook("while True:\n    pass"))
+    write(folder, "c.ipynb", notebook_of("01", solution=True))
+    process, lines = _start_grader(folder, tmp, time_limit=120)
+    deadline = time.monotonic() + 120
+    seen = []
+    while not any(line.startswith("  a.ipynb: graded") for line in seen):
+        assert time.monotonic() < deadline and process.poll() is None, seen
+        try:
+            seen.append(lines.get(timeout=1))
+        except queue.Empty:
+            pass
+    time.sleep(1)  # b is running
+    process.send_signal(number)
+    stdout, _ = process.communicate(timeout=60)
+    assert process.returncode == 128 + number, (process.returncode, stdout)
+    with open(folder / "grades.csv", newline="") as file:
+        rows = {row["submission"]: row for row in csv.DictReader(file)}
+    name = signal.Signals(number).name
+    assert rows["a.ipynb"]["run"] == "graded" and rows["a.ipynb"][exercise_titles("01")[0]] == "passed", rows
+    assert rows["b.ipynb"]["run"] == f"not graded: the run was stopped ({name}) while this notebook ran", rows
+    assert rows["c.ipynb"]["run"] == f"not graded: the run was stopped ({name}) before this notebook", rows
+    assert "Lesson 01" in stdout and "Not graded" in stdout
+    assert list(tmp.iterdir()) == []
+    assert survivors(str(tmp)) == []  # b's kernel and worker ran from folders under tmp
+
+
+# Without a kernel.
 
 
 @pytest.mark.parametrize(
@@ -220,17 +743,6 @@ def test_notebooks_of_no_lesson_of_another_lesson_or_of_two_lessons(tmp_path):
     assert grade.status == "mixed lessons: imports the checkers of lessons 01, 02", grade
 
 
-def test_a_verdict_of_another_lesson_marks_the_row_mixed(tmp_path):
-    notebook = notebook_of("01", solution=True)
-    notebook.cells.append(nbformat.v4.new_code_cell(
-        "from IPython.display import display\n"
-        "display({'application/vnd.micrograd.verdict+json': {'lesson': '02', 'exercise': 'Exercise 1', "
-        "'status': 'passed', 'message': 'forged'}}, raw=True)"
-    ))
-    grade = grade_notebook(write(tmp_path, "mixed-verdicts.ipynb", notebook), time_limit=TIME_LIMIT)
-    assert grade.status == "mixed lessons: imports lesson 01's checkers, shows verdicts of lesson 02", grade
-
-
 def test_lessons_are_recognised_from_every_form_of_checker_import():
     def notebook(source):
         return {"cells": [{"cell_type": "code", "source": source}]}
@@ -241,22 +753,16 @@ def test_lessons_are_recognised_from_every_form_of_checker_import():
     assert lessons_imported(notebook("# from micrograd.exercises import lesson05")) == set()
 
 
-def test_command_line_prints_the_table_and_writes_the_csv(tmp_path):
-    folder = tmp_path / "submissions"
-    folder.mkdir()
-    write(folder, "ada.ipynb", notebook_of("01", solution=True))
-    write(folder, "bob.ipynb", '{"cells": [')
-    result = subprocess.run(
-        [sys.executable, "-m", "micrograd.grading", str(folder), "--time-limit", str(TIME_LIMIT)],
-        capture_output=True, text=True, timeout=TIME_LIMIT + ALLOWANCE,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Lesson 01" in result.stdout and "Not graded" in result.stdout
-    with open(folder / "grades.csv", newline="") as file:
-        rows = list(csv.DictReader(file))
-    assert [row["submission"] for row in rows] == ["ada.ipynb", "bob.ipynb"]
-    assert [rows[0][title] for title in exercise_titles("01")] == ["passed"] * len(exercise_titles("01"))
-    assert rows[1]["run"].startswith("invalid notebook: not valid JSON") and rows[1]["lesson"] == ""
+def test_the_table_marks_suspect_rows_and_lists_why():
+    rows = [
+        Grade("ada.ipynb", "01", results={"Exercise 1: x": "passed"}, sandbox="bubblewrap"),
+        Grade("eve.ipynb", "01", results={"Exercise 1: x": "passed"}, sandbox="bubblewrap",
+              suspect=["a verdict for Exercise 1 came from cell 4, not from a call of its checker"]),
+    ]
+    table = format_table(rows)
+    lines = {line.split()[0]: line.split()[1:] for line in table.splitlines() if line.endswith("passed")}
+    assert lines == {"ada.ipynb": ["graded", "passed"], "eve.ipynb": ["SUSPECT;", "graded", "passed"]}, table
+    assert "    - a verdict for Exercise 1 came from cell 4, not from a call of its checker" in table
 
 
 @pytest.mark.parametrize("argument, message", [("missing-folder", "is not a folder"), ("empty-folder", "no .ipynb files")])

@@ -47,6 +47,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -151,12 +152,21 @@ class Snapshot:
     problem: str = ""
 
 
+def _read(path):
+    """Up to one byte past the limit of a regular file; OSError for anything else."""
+    # O_NONBLOCK: a FIFO named like a notebook must not hang the run.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        return file.read(MAX_NOTEBOOK_BYTES + 1)
+
+
 def _snapshot(path):
     """Read a submission once, whatever has become of it: never raises."""
     path = Path(path)
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_NOTEBOOK_BYTES + 1)
+        data = _read(path)
     except FileNotFoundError:
         return Snapshot(path, problem="not graded: the file vanished before it could be read")
     except IsADirectoryError:
@@ -177,8 +187,7 @@ def _what_became_of(snapshot):
     if snapshot.data is None:
         return None
     try:
-        with open(snapshot.path, "rb") as file:
-            now = file.read(MAX_NOTEBOOK_BYTES + 1)
+        now = _read(snapshot.path)
     except FileNotFoundError:
         return "the file was removed during the run (graded as it was read at the start)"
     except OSError as error:
@@ -272,11 +281,17 @@ def _worker_environment(scratch):
     return env
 
 
-def _run_worker(run, copy, scratch, *, lesson, alias, time_limit, memory, sandboxed):
+def _socket_folder():
+    """Where a kernel's connection sockets can go: a Unix socket's path has room for about 100 bytes."""
+    base = tempfile.gettempdir()
+    return base if len(base) <= 60 or not os.access("/tmp", os.W_OK) else "/tmp"
+
+
+def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed):
     """Run the worker on the copy: (its events, finished on its own?, the tail of its log)."""
     command = [
         sys.executable, "-m", "micrograd.grading._worker", str(copy),
-        "--scratch", str(scratch), "--lesson", lesson, "--time-limit", str(time_limit), "--memory", str(memory),
+        "--scratch", str(scratch), "--runtime", str(runtime), "--lesson", lesson, "--time-limit", str(time_limit), "--memory", str(memory),
         "--parent", str(os.getpid()),
     ]
     if alias:
@@ -332,10 +347,13 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     sandbox: None to use bubblewrap where it can run, True to require it, False not to use it.
     released: the folder of the lessons as released (default: the notebooks/ beside the package).
     """
+    from . import _integrity
+
     sandboxed, label = sandbox_status(sandbox)
+    lessons = _integrity.released_lessons(released)
     snapshot = _snapshot(path)
     grade = _grade_snapshot(_Run(), snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                            sandboxed=sandboxed, label=label, released=released)
+                            sandboxed=sandboxed, label=label, released=lessons)
     note = _what_became_of(snapshot)
     if note:
         grade.notes.append(note)
@@ -380,12 +398,13 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
 
     grade.sandbox = label
     # ignore_cleanup_errors: a notebook that left an unremovable file must not stop the grading.
-    with tempfile.TemporaryDirectory(prefix="micrograd-grading-", ignore_cleanup_errors=True) as folder:
+    with tempfile.TemporaryDirectory(prefix="micrograd-grading-", ignore_cleanup_errors=True) as folder, \
+            tempfile.TemporaryDirectory(prefix="micrograd-k-", dir=_socket_folder(), ignore_cleanup_errors=True) as runtime:
         scratch = Path(folder)
         copy = scratch / "submission.ipynb"
         copy.write_bytes(snapshot.data)
         events, finished, log = _run_worker(
-            run, copy, scratch, lesson=grade.lesson, alias=names[0] if names else None,
+            run, copy, scratch, Path(runtime), lesson=grade.lesson, alias=names[0] if names else None,
             time_limit=time_limit, memory=memory, sandboxed=sandboxed,
         )
     grade.seconds = round(time.monotonic() - started, 1)
@@ -407,18 +426,11 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
         shown.append((event.get("cell"), verdict.get("exercise")))
         if verdict.get("exercise") in titles and verdict.get("status") in STATUSES:
             verdicts.setdefault(verdict["exercise"], []).append((event.get("cell"), verdict))
-    released_notebook = _integrity.released_lesson(grade.lesson, released)
+    released_notebook = released.get(grade.lesson)
     grade.suspect = _integrity.suspicions(notebook, grade.lesson, shown, released_notebook)
     # Only verdicts of a released checker call count; the last one shown for an exercise wins.
     vouched = {}
-    calls = {}
-    for index, statement, called in _integrity.checker_statements(notebook, grade.lesson):
-        genuine = released_notebook is None or statement in {
-            each for _, each, _ in _integrity.checker_statements(released_notebook, grade.lesson)
-        }
-        if genuine:
-            for title in called:
-                calls[(index, title)] = calls.get((index, title), 0) + 1
+    calls = _integrity.vouched_calls(notebook, grade.lesson, released_notebook)
     for title, shown_for in verdicts.items():
         for index, verdict in shown_for:
             if calls.get((index, title), 0) > 0:
@@ -478,8 +490,12 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     those not yet started are not run, and their rows say "not graded"; the
     returned Grades' stopped_by names the signal.
     """
+    from . import _integrity
+
     folder = Path(folder)
     sandboxed, label = sandbox_status(sandbox)
+    # The lessons as released and the submissions, each read once, before any notebook runs.
+    lessons = _integrity.released_lessons(released)
     snapshots = [_snapshot(path) for path in find_notebooks(folder)]
     run = _Run()
     grades = Grades()
@@ -491,7 +507,7 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         else:
             try:
                 grade = _grade_snapshot(run, snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                                        sandboxed=sandboxed, label=label, released=released)
+                                        sandboxed=sandboxed, label=label, released=lessons)
             except Exception as error:  # a fault of the grader's own: this row says so, the run goes on
                 grade = Grade(submission=name, status=f"not graded: the grader failed on it ({type(error).__name__}: {error})")
         grade.submission = name

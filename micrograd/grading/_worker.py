@@ -121,7 +121,7 @@ class Events:
             os._exit(1)
 
 
-def grading_client(notebook, events, kernel_dir, runtime, sandboxed):
+def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
@@ -168,7 +168,7 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed):
         km=manager,
         allow_errors=True,
         record_timing=False,
-        resources={"metadata": {"path": str(runtime)}},
+        resources={"metadata": {"path": str(folder)}},  # the kernel's working folder (bwrap's own, under bubblewrap)
         startup_timeout=120,
     )
 
@@ -233,7 +233,7 @@ def compare(baseline, marks):
     return changed
 
 
-def run(notebook_path, events, *, scratch, lesson, alias, time_limit, memory, sandboxed):
+def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, memory, sandboxed):
     import nbformat
     from nbclient.exceptions import CellTimeoutError
 
@@ -242,8 +242,7 @@ def run(notebook_path, events, *, scratch, lesson, alias, time_limit, memory, sa
     notebook = nbformat.read(notebook_path, as_version=4)
     started = time.monotonic()
     scratch = Path(scratch)
-    runtime = scratch / "runtime"  # the kernel's connection file and sockets: the only host folder it can write
-    runtime.mkdir(mode=0o700)
+    runtime = Path(runtime)  # the kernel's connection file and sockets: the only host folder it can write
     if sandboxed:
         prefix = _sandbox.bwrap_command(runtime)
         env = {}  # bwrap clears the environment and sets the kernel's own
@@ -253,7 +252,7 @@ def run(notebook_path, events, *, scratch, lesson, alias, time_limit, memory, sa
         prefix = []
         env = _sandbox.kernel_environment(home)
     kernel_dir = write_kernelspec(scratch / "kernelspec", memory, int(time_limit * 2) + 30, prefix)
-    client = grading_client(notebook, events, kernel_dir, runtime, sandboxed)
+    client = grading_client(notebook, events, kernel_dir, runtime, sandboxed, runtime if sandboxed else home)
     log = open(scratch / "kernel.log", "wb")
     kernel_pid = None
     try:
@@ -314,6 +313,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebook")
     parser.add_argument("--scratch", required=True, help="this notebook's folder of the grader's (removed after)")
+    parser.add_argument("--runtime", required=True,
+                        help="an empty folder for the kernel's connection file and sockets, with a short path")
     parser.add_argument("--lesson", required=True)
     parser.add_argument("--alias", default=None, help="the name the notebook calls the lesson's checkers by")
     parser.add_argument("--time-limit", type=float, required=True)
@@ -332,7 +333,7 @@ def main(argv=None):
     # the grader before exec, which is unsafe when it runs notebooks in threads.)
     worker_memory = 2 * args.memory + 1024**3
     resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
-    run(args.notebook, events, scratch=args.scratch, lesson=args.lesson, alias=args.alias,
+    run(args.notebook, events, scratch=args.scratch, runtime=args.runtime, lesson=args.lesson, alias=args.alias,
         time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox)
 
 
