@@ -368,9 +368,6 @@ def my_backward(backward):
 
 def _backward_problem(run):
     root, got, graph, detail = run.root, run.got, run.graph, run.detail()
-    kind, problem = _walk_order(run.reads)
-    if problem:
-        return f"on {graph}: {detail}: {problem}"
     seeded = [grad for node, grad in run.reads if node is root][:1]  # the root's gradient when the walk reached it
     for slip, simulate in _BACKWARD_SLIPS.items():
         if slip in ("seeded late", "forwards") and seeded and seeded[0] != 0.0:
@@ -378,6 +375,9 @@ def _backward_problem(run):
         simulate(root)
         if all(close(g, s, 1e-9) for g, s in zip(got, _grads(root))):
             return f"on {graph}: {detail}: {_SLIP_MESSAGES[slip]}"
+    kind, problem = _walk_order(run.reads)  # after the slips the numbers show: the walk is read less directly
+    if problem:
+        return f"on {graph}: {detail}: {problem}"
     if seeded and seeded[0] != 0.0 and all(close(g, 0.0, 1e-12) for g in got[:-1]):
         return (f"on {graph}: {detail}: every gradient below the root is 0, though the root was seeded. Each node "
                 "passes on local × its own gradient: child.grad += local * node.grad")
