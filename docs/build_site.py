@@ -2,59 +2,75 @@
 
 Sphinx reads its pages from one source folder, and the lessons live in
 notebooks/ while the site's own pages live here in docs/.  So the build copies
-both into a staging folder beside the output (OUTDIR.src: index.md, lessons/
-and lessons/solutions/, keeping file times so a second build only redoes what
-changed) and runs Sphinx on it with this folder's conf.py.  A symbolic link
-would not do: MyST resolves a link between lessons through the link's target
-and would no longer find the lesson it points to.
+both into a staging folder (index.md, lessons/ and lessons/solutions/) and
+runs Sphinx on it with this folder's conf.py.  A symbolic link would not do:
+MyST resolves a link between lessons through the link's target and would no
+longer find the lesson it points to.
+
+A build writes nothing outside OUTDIR.  The staging folder, Sphinx's doctrees
+and the jupyter_execute folder myst-nb always puts beside Sphinx's output
+folder all live in a temporary folder, removed afterwards; the finished site
+then takes OUTDIR's place (only a folder this script built before, or an
+empty one, is replaced).  A build takes seconds, so nothing is kept for an
+incremental one.
 """
 
 import argparse
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 NOTEBOOKS = ROOT / "notebooks"
 PAGES = ["index.md"]  # the site's own pages, beside conf.py
+BUILT_MARK = ".buildinfo"  # Sphinx writes it into every HTML build
 
 
 def stage(source):
-    """Mirror the site's pages and the notebooks into `source`, dropping files that went away."""
-    wanted = {}
-    for name in PAGES:
-        wanted[Path(name)] = DOCS / name
+    """Copy the site's pages and the notebooks into `source`."""
+    wanted = {Path(name): DOCS / name for name in PAGES}
     for notebook in sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/*.ipynb")):
         wanted[Path("lessons") / notebook.relative_to(NOTEBOOKS)] = notebook
-    source.mkdir(parents=True, exist_ok=True)
-    for path in source.rglob("*"):
-        if path.is_file() and path.relative_to(source) not in wanted:
-            path.unlink()
     for relative, original in wanted.items():
         target = source / relative
-        if target.exists() and target.stat().st_mtime == original.stat().st_mtime:
-            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(original, target)
 
 
+def replaceable(outdir):
+    """Whether the site may take `outdir`'s place: absent, empty, or a site built before."""
+    return not outdir.exists() or (outdir.is_dir() and (not any(outdir.iterdir()) or (outdir / BUILT_MARK).is_file()))
+
+
 def build(outdir, quiet=False):
-    """Stage the pages and run Sphinx; returns Sphinx's exit code."""
+    """Stage the pages and run Sphinx; returns Sphinx's exit code.  OUTDIR changes only if it succeeds."""
     outdir = Path(outdir).resolve()
-    source = outdir.with_name(outdir.name + ".src")
-    stage(source)
-    command = [
-        sys.executable, "-m", "sphinx",
-        "-b", "html",
-        "-c", str(DOCS),
-        "-d", str(source / ".doctrees"),
-        str(source), str(outdir),
-    ]
-    if quiet:
-        command.append("-q")
-    return subprocess.call(command)
+    if not replaceable(outdir):
+        print(f"{outdir} exists and is not a site this script built: not replacing it", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="micrograd-site-") as work:
+        work = Path(work)
+        source, html = work / "source", work / "html"
+        stage(source)
+        command = [
+            sys.executable, "-m", "sphinx",
+            "-b", "html",
+            "-c", str(DOCS),
+            "-d", str(work / "doctrees"),
+            str(source), str(html),
+        ]
+        if quiet:
+            command.append("-q")
+        code = subprocess.call(command)
+        if code == 0:
+            if outdir.exists():
+                shutil.rmtree(outdir)
+            outdir.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(html, outdir)
+    return code
 
 
 def main(argv=None):

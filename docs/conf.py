@@ -27,7 +27,6 @@ extensions = [
 ]
 
 root_doc = "index"
-exclude_patterns = [".doctrees"]
 
 # Notebooks are rendered from their stored outputs, never re-executed.
 nb_execution_mode = "off"
@@ -46,6 +45,7 @@ html_theme = "sphinx_book_theme"
 html_title = "micrograd lessons"
 html_static_path = ["_static"]
 html_css_files = ["course.css"]
+html_js_files = ["course.js"]
 # A favicon of our own: without one the browser asks for /favicon.ico and gets a 404.
 html_favicon = "_static/favicon.svg"
 # Light unless the reader switches: the lessons' drawings, figures and verdicts
@@ -62,4 +62,9 @@ html_theme_options = {
     "show_prev_next": True,
 }
 html_last_updated_fmt = None
-html_copy_source = False
+# The download menu's .ipynb entry links to _sources/: the copied source of a
+# lesson page is its notebook, stored outputs and all, which is what a learner
+# downloading a lesson wants (index.md comes along for the index page's entry).
+# No suffix appended, so the file keeps its own name: 07_classifier.ipynb.
+html_copy_source = True
+html_sourcelink_suffix = ""

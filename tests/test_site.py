@@ -1,20 +1,31 @@
 """The course site, built as `make site` builds it and read in headless Chromium.
 
 Builds the site into a temporary folder (docs/build_site.py, the script
-`make site` runs), serves it with Python's http.server on 127.0.0.1 (a port
-the OS picks), and opens every page in Debian's Chromium through Playwright,
-one browser for all pages.  A page passes when nothing went wrong a reader
-would notice or a course server offline would hit: no console error, no
-failed request, no request to any other host, every picture loaded, every
-formula typeset (no raw $...$ left), internal links pointing at real files,
-and every lesson showing the drawings its notebook stores, widgets as their
-static picture with the note that they are live in JupyterLab.
+`make site` runs; nothing may land beside the output folder), serves it with
+Python's http.server on 127.0.0.1 (a port the OS picks), and opens every
+page in Debian's Chromium through Playwright at 1280×800, one browser for
+all pages.  A page passes when nothing went wrong a reader would notice or a
+course server offline would hit: no console error, no failed request, no
+request to any other host, every picture loaded, every formula typeset (no
+raw $...$ left), every lesson showing the drawings its notebook stores,
+widgets as their static picture with the note that they are live in
+JupyterLab; and nothing wider than the text column unless it scrolls in its
+own box with a scrollbar the reader can see, a widget's picture fitting the
+column.  Every local href and src of every page names a file in the build
+(the download menu's notebook included).
+
+The browser draws scrollbars as a system with overlay scrollbars does
+(macOS, phones): a native scrollbar is not drawn until the box is scrolled,
+so a box that scrolls with no styled scrollbar of the site's own shows
+nothing that says more is hidden.  (Playwright's default, hiding every
+scrollbar, would hide the site's styled ones too.)
 
 What each page should show is read from the notebooks themselves, so the
 test follows the lessons as they change.
 """
 
 import functools
+import html.parser
 import http.server
 import json
 import re
@@ -27,8 +38,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-# The browser test's module-scoped fixture: Debian's Chromium with its flags, one browser for every page.
-from test_browser import browser  # noqa: F401  (a fixture, used by name)
+# Debian's Chromium and the flags the browser test starts it with.
+from test_browser import CHROMIUM_ARGS, chromium_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -37,6 +48,16 @@ BUILD_TIMEOUT_SECONDS = 600
 PAGE_TIMEOUT_MS = 60_000
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
+VIEWPORT = {"width": 1280, "height": 800}
+MIN_TEXT_PX = 11  # DESIGN.md: text never renders below 11 px
+# Pages whose screenshot the test keeps, scrolled to what once did not fit.
+SCREENSHOTS = {
+    "lessons/02_values_and_graphs.html": "article",
+    "lessons/03_backprop_by_hand.html": "#the-graph-again mjx-container[display=true]",
+    "lessons/07_classifier.html": ".static-widget",
+    "lessons/09_debugging_autograd.html": "#bug-2-the-exponent-s-gradient mjx-container[display=true]",
+    "lessons/10_memory_and_speed.html": "table:not(.table)",
+}
 
 # Run in the page once it has loaded: wait for MathJax (when the page has
 # math), make every picture load (lazy ones too) and report what the page shows.
@@ -52,7 +73,7 @@ async () => {
         try { await img.decode(); } catch (e) { error = String(e); }
         images.push({src: img.getAttribute('src'), naturalWidth: img.naturalWidth,
                      width: img.getBoundingClientRect().width, error,
-                     inOutput: !!img.closest('.cell_output')});
+                     inOutput: !!img.closest('.cell_output'), inWidget: !!img.closest('.static-widget')});
     }
     const article = document.querySelector('article') || document.body;
     const prose = article.cloneNode(true);
@@ -68,12 +89,124 @@ async () => {
         untypeset,
         widgetNotes: document.querySelectorAll('.static-widget .widget-note').length,
         widgetScripts: document.querySelectorAll('script[type="%s"]').length,
-        links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
         hasNext: !!document.querySelector('.prev-next-area a.right-next'),
+        sourceDownloads: Array.from(document.querySelectorAll('a.btn-download-source-button')).map(a => a.hasAttribute('download')),
         hasToc: !!document.querySelector('.bd-sidebar-primary nav'),
     };
 }
 """ % WIDGET_VIEW
+
+
+# Run in the page after INSPECT_PAGE: what is wider than the text column (the
+# article's content box) and how it is shown.  Anything reaching past the column,
+# or cutting its own content off (a formula, a code block), must scroll in a box
+# inside the column whose horizontal scrollbar is drawn (it takes room under the
+# content, and no box around it clips it away).  A widget's static picture must
+# fit the column outright (scaled down, never stretched beyond its own size),
+# its text still 11 px or more; a graph drawing inside it may scroll instead.
+MEASURE_LAYOUT = """
+() => {
+    const article = document.querySelector('article.bd-article');
+    if (!article) return {problems: [], column: 0};
+    const style = getComputedStyle(article);
+    const column = article.getBoundingClientRect();
+    const left = column.left + parseFloat(style.paddingLeft), right = column.right - parseFloat(style.paddingRight);
+    const problems = [];
+    const words = (el, n) => el.textContent.replace(/\\s+/g, ' ').trim().slice(0, n);
+    const name = el => {
+        if (el.closest('mjx-container')) return `formula "${words(el.closest('mjx-container'), 60)}"`;
+        const widget = el.closest('.static-widget') ? ' in a widget picture' : '';
+        const src = el.getAttribute('src') ? ` src=${el.getAttribute('src').slice(-40)}` : '';
+        return `<${el.tagName.toLowerCase()}${src}>${widget} "${words(el, 40)}"`;
+    };
+    const scrollbar = box => {
+        const s = getComputedStyle(box);
+        return box.offsetHeight - box.clientHeight - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth);
+    };
+    // A box that scrolls sideways, inside the column, with a drawn scrollbar no ancestor clips.
+    const scrollsVisibly = box => {
+        if (!['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) return 'it does not scroll';
+        const r = box.getBoundingClientRect();
+        if (r.right > right + 1 || r.left < left - 1) return `its scrolling box is ${Math.round(r.width)} px wide itself`;
+        if (scrollbar(box) < 1) return 'no scrollbar is drawn';
+        // Below a box that clips it, the scrollbar is out of reach, unless that box scrolls down
+        // to it (with a drawn scrollbar of its own): then the boxes around need only show that box.
+        let bottom = r.bottom;
+        for (let a = box.parentElement; a && a !== document.body; a = a.parentElement) {
+            const s = getComputedStyle(a);
+            const edge = a.getBoundingClientRect().bottom;
+            if (s.overflowY === 'visible' || edge >= bottom - 1) continue;
+            const side = a.offsetWidth - a.clientWidth - parseFloat(s.borderLeftWidth) - parseFloat(s.borderRightWidth);
+            if (!['auto', 'scroll'].includes(s.overflowY) || side < 1) return 'its scrollbar is clipped';
+            bottom = edge;
+        }
+        return null;
+    };
+    const seen = new Set();
+    for (const el of article.querySelectorAll(
+            'img, svg:not(svg svg), canvas, video, iframe, table, pre, mjx-container[display="true"], mjx-container[display="true"] > mjx-math, .micrograd-static')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const own = getComputedStyle(el).overflowX;
+        if (el.tagName !== 'svg' && own !== 'visible' && el.scrollWidth > el.clientWidth + 1) {
+            seen.add(el);  // what it holds is judged with it
+            const why = scrollsVisibly(el);
+            if (why) problems.push(`${name(el)} shows ${el.clientWidth} of its ${el.scrollWidth} px: ${why}`);
+            continue;
+        }
+        if (r.right <= right + 1 && r.left >= left - 1) continue;
+        let clip = el.parentElement;
+        while (clip && clip !== article && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+        if (clip === article || !clip) {
+            problems.push(`${name(el)} is ${Math.round(r.width)} px wide and reaches ${Math.round(r.right - right)} px past the ${Math.round(right - left)} px column`);
+        } else if (!seen.has(clip)) {  // one report per box
+            seen.add(clip);
+            const why = scrollsVisibly(clip);
+            if (why) problems.push(`${name(el)} is ${Math.round(r.width)} px wide in a ${Math.round(right - left)} px column: ${why}`);
+        }
+    }
+    for (const picture of article.querySelectorAll('.static-widget img, .static-widget .micrograd-static > svg')) {
+        const r = picture.getBoundingClientRect();
+        const own = picture.tagName === 'IMG' ? picture.naturalWidth : picture.width.baseVal.value;
+        const what = `widget picture <${picture.tagName.toLowerCase()}>`;
+        if (r.right > right + 1) problems.push(`${what} is ${Math.round(r.width)} px wide, the column ${Math.round(right - left)} px: it should fit`);
+        if (own && r.width > own + 1) problems.push(`${what} stretched to ${Math.round(r.width)} px from its ${Math.round(own)} px`);
+        for (const text of picture.querySelectorAll('text')) {
+            if (!text.textContent.trim() || text.getBBox().width === 0) continue;
+            const ctm = text.getScreenCTM();
+            const size = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(ctm.a, ctm.b);
+            if (size < %(min_text)s) {
+                problems.push(`${what}: text "${words(text, 20)}" at ${size.toFixed(1)} px`);
+                break;
+            }
+        }
+    }
+    return {problems, column: right - left};
+}
+""" % {"min_text": MIN_TEXT_PX}
+
+
+class Links(html.parser.HTMLParser):
+    """Every href and src in a page, with the tag that carries it."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.found.append((tag, name, value))
+
+
+def local_links(page):
+    parser = Links()
+    parser.feed(page.read_text())
+    for tag, name, value in parser.found:
+        parts = urllib.parse.urlsplit(value)
+        if parts.scheme or parts.netloc or not parts.path:
+            continue  # another host (the browser test rejects any request to one), or a place in this page
+        yield tag, name, value, page.parent / urllib.parse.unquote(parts.path)
 
 
 def stored_pictures(notebook):
@@ -100,13 +233,35 @@ def lesson_notebooks():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    outdir = tmp_path_factory.mktemp("site") / "html"
+    outdir = tmp_path_factory.mktemp("a") / "site"  # alone in its folder: see test_the_build_writes_only_its_folder
     result = subprocess.run(
         [sys.executable, str(BUILD_SCRIPT), str(outdir), "--quiet"],
         capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS,
     )
     assert result.returncode == 0, f"the site did not build:\n{result.stdout}\n{result.stderr}"
     return outdir
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, one for every page, drawing scrollbars (Playwright hides them by default)."""
+    executable = chromium_or_fail()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--hide-scrollbars"]
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_context(browser):
+    # is_mobile: native scrollbars overlay the content and are not drawn, as on macOS and phones;
+    # at 1280 px the theme still lays the page out for a desktop.
+    return browser.new_context(viewport=VIEWPORT, is_mobile=True)
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +315,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
     missing = [str(page) for page in lessons if page.as_posix() not in pages]
     assert not missing, f"lessons with no page on the site: {missing}"
 
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser)
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     log = PageLog(page, server)
@@ -171,22 +326,51 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
         shown = page.evaluate(INSPECT_PAGE)
         page.wait_for_load_state("networkidle")  # anything the page fetches late is logged too
         found = list(log.problems)
+        found += page.evaluate(MEASURE_LAYOUT)["problems"]
         found += [f"raw math left in the text: {match!r}" for match in RAW_MATH.findall(shown["text"])[:5]]
         found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
         found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
-        for link in shown["links"]:
-            parts = urllib.parse.urlsplit(link)
-            if link.startswith(server + "/") and not (site / urllib.parse.unquote(parts.path).lstrip("/")).exists():
-                found.append(f"link to a missing file: {link}")
+        if not all(shown["sourceDownloads"]):
+            found.append("the download menu's source entry opens the file instead of saving it")
         notebook = lessons.get(Path(name))
         if notebook is not None:
             found += lesson_problems(stored_pictures(notebook), shown)
         if found:
             problems[name] = found
-        if name == "lessons/02_values_and_graphs.html":
-            page.screenshot(path=tmp_path / "lesson02.png")  # kept in pytest's temp folder to look at
+        if name in SCREENSHOTS:  # kept in pytest's temp folder to look at
+            target = page.locator(SCREENSHOTS[name]).first
+            if target.count():  # a lesson rewritten since: the top of the page
+                target.scroll_into_view_if_needed()
+            page.screenshot(path=tmp_path / (Path(name).stem + ".png"))
     context.close()
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
+
+
+def test_the_build_writes_only_its_folder(site):
+    # make site into build/site must leave nothing beside it (staging, myst-nb's jupyter_execute, doctrees).
+    assert sorted(path.name for path in site.parent.iterdir()) == ["site"]
+
+
+def test_every_local_link_names_a_file_in_the_build(site):
+    # Static sites serve files: a link to a folder with no index.html (the download menu's
+    # ../_sources/ once) is a 404 on GitHub Pages, and an empty listing on a course server.
+    pages = sorted(path for path in site.rglob("*.html") if not {"_static", "_sources"} & set(path.relative_to(site).parts))
+    missing = []
+    for page in pages:
+        for tag, attribute, value, target in local_links(page):
+            if not (target.is_file() or (target / "index.html").is_file()):
+                missing.append(f"{page.relative_to(site)}: <{tag} {attribute}=\"{value}\"> names no file")
+    assert not missing, "\n".join(sorted(set(missing)))
+
+
+def test_the_download_menu_gives_each_lesson_as_a_notebook(site):
+    for notebook in lesson_notebooks():
+        page = site / "lessons" / notebook.relative_to(NOTEBOOKS).with_suffix(".html")
+        downloads = [target for tag, _, value, target in local_links(page)
+                     if tag == "a" and urllib.parse.urlsplit(value).path.endswith(".ipynb")]
+        assert len(downloads) == 1, f"{page.relative_to(site)}: notebook downloads {downloads}"
+        assert downloads[0].name == notebook.name and downloads[0].is_file()
+        assert nbformat.read(downloads[0], as_version=4).cells, f"{downloads[0]} is no lesson"
 
 
 def lesson_problems(expected, shown):
@@ -202,7 +386,7 @@ def lesson_problems(expected, shown):
     # A graph drawing is shown at the size it was drawn (a wide one scrolls): shrunk, its labels become unreadable.
     found += [
         f"drawing shrunk to {image['width']:.0f} px of its {image['naturalWidth']} px: {image['src']}"
-        for image in svgs if image["width"] < image["naturalWidth"] - 1
+        for image in svgs if image["width"] < image["naturalWidth"] - 1 and not image["inWidget"]
     ]
     if shown["widgetNotes"] != expected["widgets"]:
         found.append(f"{expected['widgets']} widgets stored, {shown['widgetNotes']} shown with the live-in-JupyterLab note")
@@ -242,33 +426,89 @@ def widget_notebook(picture):
 
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
+# Each form of static picture a widget may carry, and what its page should show before the note.
+WIDGET_PICTURES = {
+    "svg-picture": ({"image/svg+xml": SVG}, 'src="_images/'),
+    "html-picture": ({"text/html": f'<div class="stepper-picture">{SVG}</div>'}, '<div class="stepper-picture"><svg'),
+    "no-picture": ({}, None),
+}
 
 
-@pytest.mark.parametrize(
-    "picture, shown",
-    [
-        ({"image/svg+xml": SVG}, 'src="_images/'),
-        ({"text/html": f'<div class="stepper-picture">{SVG}</div>'}, '<div class="stepper-picture"><svg'),
-        ({}, None),
-    ],
-    ids=["svg picture", "html picture", "no picture"],
-)
-def test_a_widget_shows_its_static_picture_and_the_live_note(tmp_path, picture, shown):
-    # The site's own configuration (docs/conf.py) on a notebook made here, so each
-    # form of static picture a widget may carry is covered whatever the lessons hold.
-    source = tmp_path / "source"
+@pytest.fixture(scope="module")
+def widget_site(tmp_path_factory):
+    # The site's own configuration (docs/conf.py) on notebooks made here, one page per
+    # form of picture, so each is covered whatever the lessons hold; one Sphinx run for all.
+    folder = tmp_path_factory.mktemp("widgets")
+    source = folder / "source"
     source.mkdir()
-    (source / "index.md").write_text("# Site\n\n```{toctree}\nwidget\n```\n")
-    nbformat.write(widget_notebook(picture), source / "widget.ipynb")
+    (source / "index.md").write_text("# Site\n\n```{toctree}\n" + "\n".join(WIDGET_PICTURES) + "\n```\n")
+    for name, (picture, _) in WIDGET_PICTURES.items():
+        nbformat.write(widget_notebook(picture), source / f"{name}.ipynb")
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(ROOT / "docs"), str(source), str(tmp_path / "html")],
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(ROOT / "docs"), str(source), str(folder / "html")],
         capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS,
     )
     assert result.returncode == 0, result.stderr
-    page = (tmp_path / "html" / "widget.html").read_text()
+    return folder / "html"
+
+
+@pytest.mark.parametrize("name", list(WIDGET_PICTURES))
+def test_a_widget_shows_its_static_picture_and_the_live_note(widget_site, name):
+    shown = WIDGET_PICTURES[name][1]
+    page = (widget_site / f"{name}.html").read_text()
     note = page.index('class="widget-note')
     if shown:
         assert shown in page and page.index(shown) < note  # the picture, then the note under it
     assert "Stepper(step 3 of 10)" not in page  # the repr is no picture
     assert f'type="{WIDGET_VIEW}"' not in page  # no view: nothing to render it without a kernel
     assert not re.search(r'<script[^>]+src="(https?:)?//', page), "a script from another host"
+
+
+def test_the_layout_measure_catches_each_problem(browser):
+    """MEASURE_LAYOUT on a page made to fail, in the site's kind of column; and the same done right."""
+    pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    wide = "<div style='width:900px;height:20px'>wide</div>"
+    styled = ("<style>.styled::-webkit-scrollbar{height:10px}.styled::-webkit-scrollbar-thumb{background:#888}"
+              ".clip{overflow:hidden;height:20px}</style>")
+    context = new_context(browser)
+    page = context.new_page()
+    try:
+        page.set_content(
+            f"<body style='margin:0'>{styled}<article class='bd-article' style='width:700px;padding:0 10px'>"
+            # wrong: a formula scrolling with a native (undrawn) scrollbar, a table past the column,
+            # code cut off, a widget picture wider than the column (though in a styled box),
+            # a stretched widget picture, a styled scrollbar clipped away
+            f"<mjx-container display='true' style='display:block;overflow-x:auto'><mjx-math style='display:block;width:900px'>x</mjx-math></mjx-container>"
+            f"<table><tr><td>{wide}</td></tr></table>"
+            f"<pre style='overflow-x:hidden'>{'x' * 300}</pre>"
+            "<div class='static-widget'><div class='styled' style='overflow-x:auto'><div class='micrograd-static'>"
+            "<svg width='900' height='20'><text y='15'>plot</text></svg></div></div></div>"
+            f"<div class='static-widget'><img src='{pixel}' style='width:100px'></div>"
+            "<div class='clip'><div class='styled' style='overflow-x:auto'><svg width='900' height='20'></svg></div></div>"
+            # right: a drawing in a styled scrolling box, also inside a box that scrolls down to its scrollbar,
+            # a fitting widget picture
+            "<div class='styled' style='overflow-y:auto;height:20px'><div class='styled' style='overflow-x:auto'>"
+            "<svg width='900' height='40'></svg></div></div>"
+            f"<div class='styled' style='overflow-x:auto'><svg width='900' height='20'></svg></div>"
+            "<div class='static-widget'><div class='micrograd-static'><svg width='400' height='20'><text y='15'>fits</text></svg></div></div>"
+            # wrong again: text too small to read in a fitting widget picture
+            "<div class='static-widget'><div class='micrograd-static'><svg width='400' height='20'><text y='15' font-size='8'>tiny</text></svg></div></div>"
+            "</article></body>"
+        )
+        found = page.evaluate(MEASURE_LAYOUT)
+    finally:
+        context.close()
+    problems = found["problems"]
+    assert found["column"] == 700
+    expected = [
+        "formula \"x\" shows 700 of its 900 px: no scrollbar is drawn",
+        "<table> \"wide\" is 906 px wide and reaches 206 px past the 700 px column",  # 900 + cell padding
+        "<pre> \"" + "x" * 40 + "\" shows 700 of its",
+        "widget picture <svg> is 900 px wide, the column 700 px: it should fit",
+        "widget picture <img> stretched to 100 px from its 1 px",
+        "<svg> \"\" is 900 px wide in a 700 px column: its scrollbar is clipped",
+        "widget picture <svg>: text \"tiny\" at 8.0 px",
+    ]
+    for text in expected:
+        assert any(text in problem for problem in problems), f"{text!r} not found in {problems}"
+    assert len(problems) == len(expected), problems
