@@ -228,3 +228,9 @@ def test_the_lessons_load_what_their_text_says():
             text = "".join(cell["source"])
             for wanted in re.findall(r"yours\.use\([^)]*lesson=(\d+)\)", text):
                 assert int(wanted) <= lesson, (notebook.name, text)
+
+
+def test_a_check_left_in_a_saved_cell_does_no_harm(tmp_path, capsys):
+    yours.store("lesson 2: MyValue", yours.ANSWERS["lesson 2: MyValue"] + "\ncheck.my_value(MyValue)\n", tmp_path)
+    _, lines = use(capsys, "MyValue", lesson=2, folder=tmp_path)
+    assert lines == ["✓ MyValue: using yours, from lesson 2 (it passes lesson 2's check)"]
