@@ -366,7 +366,7 @@ def graded(tmp_path_factory, attack_paths):
         "from IPython.display import display\n"
         f"display({{{VERDICT_MIME!r}: {{'lesson': '02', 'exercise': 'Exercise 1', 'status': 'passed', 'message': 'forged'}}}}, raw=True)"
     ))
-    victim = write(folder, "victim.ipynb", solution)
+    victim = folder / "right-01.ipynb"  # a classmate's submission, graded in the same run
     write(folder, "attack-delete-sibling.ipynb", small_notebook(
         define(VICTIM=str(victim), SENTINEL=str(sentinel), CSV=str(csv_path)) + DELETE_SIBLING))
     write(folder, "attack-kill-grader.ipynb", small_notebook(KILL_GRADER))
@@ -525,7 +525,7 @@ def test_a_notebook_cannot_delete_or_overwrite_a_classmates_submission_or_the_te
     folder = graded["folder"]
     assert {path.name: digest(path) for path in folder.iterdir() if path.name != "grades.csv"} == graded["before"]
     assert attack_paths["sentinel"].read_text() == "the teacher's file"
-    assert results(rows["victim.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
+    assert results(rows["right-01.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
     row = rows["attack-delete-sibling.ipynb"]
     # It tried: inside, the paths it found are missing, or name files of the sandbox's own /tmp.
     assert "raised RuntimeError: done" in row["run"] and "blocked" in row["run"], row
@@ -584,7 +584,7 @@ def test_a_results_file_written_by_a_notebook_changes_nothing(rows, graded):
     row = rows["forge-results-file.ipynb"]
     assert row["run"] == "graded" and not row["suspect"], row
     assert results(row, "01") == {title: "not attempted" for title in exercise_titles("01")}, row
-    assert results(rows["victim.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
+    assert results(rows["right-01.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
 
 
 def test_a_changed_checker_call_is_not_counted_and_marks_the_row(rows):
@@ -681,9 +681,9 @@ def test_a_stopped_run_writes_the_rows_so_far_and_removes_its_temporary_folders(
     folder.mkdir()
     tmp = Path(tempfile.mkdtemp(prefix="mgt-", dir="/tmp"))  # short: the kernels' sockets go there too
     request.addfinalizer(lambda: shutil.rmtree(tmp, ignore_errors=True))
-    write(folder, "a.ipynb", notebook_of("01", solution=True))
+    write(folder, "a.ipynb", untouched_small())
     write(folder, "b.ipynb", small_notebook("while True:\n    pass"))
-    write(folder, "c.ipynb", notebook_of("01", solution=True))
+    write(folder, "c.ipynb", untouched_small())
     process, lines = _start_grader(folder, tmp, time_limit=120)
     deadline = time.monotonic() + 120
     seen = []
@@ -700,7 +700,7 @@ def test_a_stopped_run_writes_the_rows_so_far_and_removes_its_temporary_folders(
     with open(folder / "grades.csv", newline="") as file:
         rows = {row["submission"]: row for row in csv.DictReader(file)}
     name = signal.Signals(number).name
-    assert rows["a.ipynb"]["run"] == "graded" and rows["a.ipynb"][exercise_titles("01")[0]] == "passed", rows
+    assert rows["a.ipynb"]["run"] == "graded" and rows["a.ipynb"][exercise_titles("01")[0]] == "not attempted", rows
     assert rows["b.ipynb"]["run"] == f"not graded: the run was stopped ({name}) while this notebook ran", rows
     assert rows["c.ipynb"]["run"] == f"not graded: the run was stopped ({name}) before this notebook", rows
     assert "Lesson 01" in stdout and "Not graded" in stdout

@@ -242,11 +242,13 @@ def _kill_tree(process):
     leaves nothing to be adopted by init.  Under bubblewrap the kernel's
     processes die with the sandbox anyway.
     """
+    if process.poll() is not None:
+        return  # it ended on its own, reaped: its number may be someone else's now (its kernel went with it)
     try:
         import psutil
     except ImportError:
         psutil = None
-    if psutil is not None and process.poll() is None:
+    if psutil is not None:
         try:
             worker = psutil.Process(process.pid)
             for _ in range(200):
