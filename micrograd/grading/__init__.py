@@ -223,6 +223,7 @@ class _Run:
     def __init__(self):
         self.lock = threading.Lock()
         self.workers = set()
+        self.interrupted = set()  # the workers a stop killed: their notebooks were not graded
         self.stopped_by = None
 
     def stop(self, name):
@@ -230,6 +231,7 @@ class _Run:
             if self.stopped_by is None:
                 self.stopped_by = name
             workers = list(self.workers)
+            self.interrupted.update(workers)
         for process in workers:
             _kill_tree(process)
 
@@ -248,11 +250,21 @@ def _kill_tree(process):
         import psutil
     except ImportError:
         psutil = None
+    try:
+        process.send_signal(signal.SIGSTOP)  # it reports nothing more while its kernel is killed
+    except ProcessLookupError:
+        pass
     if psutil is not None:
         try:
             worker = psutil.Process(process.pid)
             for _ in range(200):
-                family = worker.children(recursive=True)
+                family = []
+                for member in worker.children(recursive=True):
+                    try:
+                        if member.status() != psutil.STATUS_ZOMBIE:  # a stopped worker reaps nothing
+                            family.append(member)
+                    except psutil.Error:
+                        pass
                 if not family:
                     break
                 for member in family:
@@ -290,7 +302,7 @@ def _socket_folder():
 
 
 def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed):
-    """Run the worker on the copy: (its events, finished on its own?, the tail of its log)."""
+    """Run the worker on the copy: (its events, finished on its own?, the tail of its log, stopped by a signal?)."""
     command = [
         sys.executable, "-m", "micrograd.grading._worker", str(copy),
         "--scratch", str(scratch), "--runtime", str(runtime), "--lesson", lesson, "--time-limit", str(time_limit), "--memory", str(memory),
@@ -305,7 +317,7 @@ def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memor
     with open(scratch / "worker.log", "wb") as log:
         with run.lock:
             if run.stopped_by:
-                return events, False, ""
+                return events, False, "", True
             process = subprocess.Popen(
                 command, cwd=scratch, env=_worker_environment(scratch), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=log, start_new_session=True,
@@ -339,7 +351,7 @@ def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memor
     kernel_log = scratch / "kernel.log"
     if kernel_log.exists():
         tail += kernel_log.read_bytes()[-2000:].decode(errors="replace")
-    return events, finished, tail
+    return events, finished, tail, process in run.interrupted
 
 
 def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, sandbox=None,
@@ -405,12 +417,12 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
         scratch = Path(folder)
         copy = scratch / "submission.ipynb"
         copy.write_bytes(snapshot.data)
-        events, finished, log = _run_worker(
+        events, finished, log, interrupted = _run_worker(
             run, copy, scratch, Path(runtime), lesson=grade.lesson, alias=names[0] if names else None,
             time_limit=time_limit, memory=memory, sandboxed=sandboxed,
         )
     grade.seconds = round(time.monotonic() - started, 1)
-    if run.stopped_by and not any(event["event"] == "done" for event in events):
+    if interrupted:
         grade.status = f"not graded: the run was stopped ({run.stopped_by}) while this notebook ran"
         grade.results = {}
         return grade

@@ -64,7 +64,12 @@ def main(argv=None):
         print(f"Stopped by {grades.stopped_by}: the rows graded so far follow; the rest say 'not graded'.", file=sys.stderr)
     print(format_table(grades))
     csv_path = Path(args.csv) if args.csv else folder / "grades.csv"
-    write_csv(grades, csv_path)
+    try:
+        write_csv(grades, csv_path)
+    except OSError as error:
+        print(f"The CSV could not be written to {csv_path}: {error.strerror or error}. "
+              "The table above is the run's; give --csv FILE to write it elsewhere next time.", file=sys.stderr)
+        return 1
     print(f"CSV written to {csv_path}")
     if grades.stopped_by:
         return 128 + getattr(signal, grades.stopped_by)

@@ -59,7 +59,10 @@ def _python_folders():
     for entry in sys.path:
         if entry and Path(entry).is_dir() and Path(entry).resolve() != Path.cwd().resolve():
             folders.add(Path(entry))
+    # Never the whole machine or a home folder (a PYTHONPATH of ~ would otherwise expose it all).
+    home = Path.home().resolve()
     folders = {folder.resolve() for folder in folders if folder.exists()}
+    folders = {folder for folder in folders if folder != Path("/") and folder not in (home, *home.parents)}
     # Keep the outermost: /root/.pyenv/versions/3.11.7 covers its lib/python3.11.
     return sorted(folder for folder in folders if not any(other != folder and other in folder.parents for other in folders))
 
