@@ -280,6 +280,9 @@ for method in (__add__, __mul__, __radd__, __rmul__, __neg__, __sub__, __rsub__,
     setattr(MyValue, method.__name__, method)
 ''',
     "lesson 5: MyNeuron, MyLayer, MyMLP": '''\
+import random
+
+
 class MyNeuron:
     def __init__(self, nin):
         self.w = [MyValue(random.uniform(-1, 1)) for _ in range(nin)]
