@@ -87,11 +87,27 @@ def test_every_build_it_cell_of_the_lessons_is_saved():
 # -- the cell magic -------------------------------------------------------------------------
 
 
-def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys):
+@pytest.fixture
+def shell():
+    """An IPython shell for this test only: cleared afterwards, so no other test finds get_ipython() set."""
+    import builtins
+    import sys
+
     from IPython.core.interactiveshell import InteractiveShell
 
-    monkeypatch.chdir(tmp_path)
+    saved = sys.displayhook, sys.excepthook, getattr(builtins, "get_ipython", None)
     shell = InteractiveShell.instance()
+    try:
+        yield shell
+    finally:
+        InteractiveShell.clear_instance()
+        sys.displayhook, sys.excepthook = saved[0], saved[1]
+        if saved[2] is None:
+            builtins.__dict__.pop("get_ipython", None)
+
+
+def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys, shell):
+    monkeypatch.chdir(tmp_path)
     shell.run_cell("%load_ext micrograd.yours")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 41\n")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
@@ -102,6 +118,12 @@ def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys):
     assert shell.user_ns["answer"] == 43
     assert "not saved" in capsys.readouterr().out
     assert list(yours.sections(tmp_path)) == ["lesson 2: MyValue"]
+
+
+def test_no_shell_is_left_behind_for_other_tests():
+    from IPython import get_ipython
+
+    assert get_ipython() is None
 
 
 # -- loading ----------------------------------------------------------------------------------
