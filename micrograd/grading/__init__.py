@@ -68,6 +68,7 @@ DEFAULT_TIME_LIMIT = 120.0  # seconds per notebook; every lesson runs in well un
 DEFAULT_MEMORY = 2 * 1024**3  # bytes of address space for the kernel
 MAX_NOTEBOOK_BYTES = 50 * 1024**2  # a lesson with its outputs is a few MB
 HUGE_OUTPUT_BYTES = 10 * 1024**2  # more output than this is reported in the row
+MAX_REASONS = 10  # suspect reasons listed per row
 # Time for the worker to start a kernel and shut it down, beyond the notebook's own limit.
 KERNEL_ALLOWANCE_SECONDS = 60
 
@@ -455,9 +456,14 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
         if event["event"] == "patched":
             where = "before the first cell" if event["cell"] < 0 else f"by cell {event['cell'] + 1}"
             grade.suspect.append(f"replaced {', '.join(event['what'][:4])}{' …' if len(event['what']) > 4 else ''} ({where})")
+        elif event["event"] == "flood":
+            grade.suspect.append(f"cell {event['cell'] + 1} showed more than {event['limit']} verdicts (the rest not counted)")
         elif event["event"] == "unchecked":
             where = "before the first cell" if event["cell"] < 0 else f"after cell {event['cell'] + 1}"
             grade.suspect.append(f"the grader's integrity check failed {where}: {event['why']}")
+
+    if len(grade.suspect) > MAX_REASONS:
+        grade.suspect[MAX_REASONS:] = [f"… and {len(grade.suspect) - MAX_REASONS} more"]
 
     kinds = {event["event"] for event in events}
     errors = [event for event in events if event["event"] == "error"]

@@ -14,6 +14,7 @@ event to its standard output, a pipe the grader reads as it goes:
 - {"event": "error", "cell": i, "ename": ..., "evalue": ...}
 - {"event": "patched", "cell": i, "what": [...]}      what the integrity check found replaced after cell i
 - {"event": "unchecked", "cell": i, "why": ...}      the integrity check could not run after cell i
+- {"event": "flood", "cell": i, "limit": n}          cell i showed more than n verdicts: the rest are dropped
 - {"event": "timeout", "cell": i}
 - {"event": "done", "output_bytes": n, "seconds": t}
 
@@ -46,6 +47,9 @@ from pathlib import Path
 from micrograd.exercises.checking import VERDICT_MIME  # the checkers' own name for it
 
 MAX_VERDICT_BYTES = 16_384  # a verdict is a few hundred bytes; anything bigger is not one
+# A lesson's cell shows a verdict or two; past these, the rest are not passed on to the grader.
+MAX_VERDICTS_PER_CELL = 50
+MAX_VERDICTS = 2000
 MAX_ERROR_TEXT = 500
 AUDIT_TIMEOUT = 10  # seconds for the integrity check between cells
 
@@ -130,6 +134,12 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
     class GradingClient(NotebookClient):
         output_bytes = 0
 
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.verdicts = {}  # cell index -> verdicts shown
+            self.reported = 0  # verdicts passed on to the grader
+            self.flooded = set()
+
         def output(self, outs, msg, display_id, cell_index):
             content = msg["content"]
             kind = msg["msg_type"]
@@ -138,7 +148,13 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
             if kind in ("display_data", "execute_result"):
                 verdict = content.get("data", {}).get(VERDICT_MIME)
                 if verdict is not None and len(json.dumps(verdict)) <= MAX_VERDICT_BYTES:
-                    events("verdict", cell=cell_index, verdict=verdict)
+                    self.verdicts[cell_index] = self.verdicts.get(cell_index, 0) + 1
+                    if self.verdicts[cell_index] <= MAX_VERDICTS_PER_CELL and self.reported < MAX_VERDICTS:
+                        self.reported += 1
+                        events("verdict", cell=cell_index, verdict=verdict)
+                    elif cell_index not in self.flooded:
+                        self.flooded.add(cell_index)
+                        events("flood", cell=cell_index, limit=MAX_VERDICTS_PER_CELL)
                 placeholder = v4.new_output("display_data", data={})
             elif kind == "error":
                 events(
