@@ -65,6 +65,7 @@ MEMORY_GB = 1
 ALLOWANCE = 60  # kernel start and shutdown, beyond the notebooks' limits
 MARK = uuid.uuid4().hex[:12]  # names what the hostile notebooks create, so a survivor is found by name
 SLEEP_SECONDS = f"300.{int(MARK[:6], 16)}"  # a sleep no other process on the machine has
+SECRET = f"MICROGRAD_TEST_SECRET_{MARK}"  # an environment variable of the grader's, never the kernel's
 
 
 def notebook_of(lesson, solution=False):
@@ -242,7 +243,7 @@ for path in TARGETS:
         done.append(path)
     except OSError as error:
         blocked.append(type(error).__name__)
-raise RuntimeError(f'done {done}; blocked {len(blocked)}: {sorted(set(blocked))}')
+raise RuntimeError(f'secret seen: {SECRET in os.environ}; done {done}; blocked {len(blocked)}: {sorted(set(blocked))}')
 """
 
 FORGE_DISPLAY = """
@@ -376,7 +377,7 @@ def graded(tmp_path_factory, attack_paths):
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(0)
     port = listener.getsockname()[1]
-    write(folder, "attack-write-outside.ipynb", small_notebook(define(TARGETS=targets, PORT=port) + WRITE_OUTSIDE))
+    write(folder, "attack-write-outside.ipynb", small_notebook(define(TARGETS=targets, PORT=port, SECRET=SECRET) + WRITE_OUTSIDE))
     untouched = untouched_small()
     forged = copy.deepcopy(untouched)
     forged.cells.append(nbformat.v4.new_code_cell(define(TITLES=titles, MIME=VERDICT_MIME) + FORGE_DISPLAY))
@@ -401,7 +402,7 @@ def graded(tmp_path_factory, attack_paths):
 
     tmp = attack_paths["tmp"]
     tmp.mkdir()
-    env = dict(os.environ, HOME=str(attack_paths["home"]), TMPDIR=str(tmp))
+    env = dict(os.environ, HOME=str(attack_paths["home"]), TMPDIR=str(tmp), **{SECRET: "a teacher's token"})
     env.pop("IPYTHONDIR", None)
     started = time.monotonic()
     run = subprocess.run(
@@ -555,7 +556,8 @@ def test_a_notebook_cannot_write_outside_its_sandbox_or_reach_the_network(graded
     assert not (graded["folder"] / f"attack-{MARK}.ipynb").exists()
     row = rows["attack-write-outside.ipynb"]
     # Inside, /tmp is the sandbox's own: what it wrote there vanished with it.
-    assert "raised RuntimeError: done [" in row["run"] and "blocked" in row["run"], row
+    # None of the grader's environment reaches the kernel.
+    assert "raised RuntimeError: secret seen: False; done [" in row["run"] and "blocked" in row["run"], row
 
 
 def test_a_verdict_displayed_by_hand_is_not_counted_and_marks_the_row(rows):

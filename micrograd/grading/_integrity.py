@@ -133,7 +133,7 @@ def _rebinding(notebook, names):
             if top and isinstance(child, ast.Name) and child.id in simple and isinstance(child.ctx, (ast.Store, ast.Del)):
                 found.append((index, f"rebinds `{child.id}`, the name the checkers are called through"))
             if isinstance(child, (ast.Attribute, ast.Subscript)) and isinstance(child.ctx, (ast.Store, ast.Del)):
-                target = _dotted(child.value) if isinstance(child, ast.Attribute) else _dotted(child.value)
+                target = _dotted(child.value)
                 if target and (target in names or target.split(".")[0] in simple or target.startswith(CHECKER_PACKAGE)):
                     found.append((index, f"assigns to `{ast.unparse(child)}`"))
             if top and isinstance(child, (ast.Import, ast.ImportFrom)):
@@ -188,7 +188,7 @@ def suspicions(notebook, lesson, verdicts, released):
     names = aliases(notebook, lesson)
     statements = checker_statements(notebook, lesson, names)
     if released is None:
-        reasons.append(f"checker cells not compared: the released lesson {lesson} was not found")
+        reasons.append(f"checker cells not compared: the released lesson {lesson} was not found (--released FOLDER)")
         genuine_statements = None
     else:
         genuine_statements = {statement for _, statement, _ in checker_statements(released, lesson)}
