@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,10 @@ def quoted_snippet():
 
 
 def stored_figures():
-    found = [text for text in _cells("code") if text.startswith("pytorch = ")]
+    assignment = re.compile(r"^pytorch = (\{.*?\})$", re.MULTILINE | re.DOTALL)
+    found = [m.group(1) for text in _cells("code") for m in assignment.finditer(text)]
     assert len(found) == 1, "lesson 4 should store PyTorch's figures in one `pytorch = {...}` cell"
-    return ast.literal_eval(found[0].split("=", 1)[1].strip())
+    return ast.literal_eval(found[0])
 
 
 def test_the_stored_figures_are_what_the_quoted_snippet_prints():
@@ -62,3 +64,45 @@ def test_the_engine_agrees_with_the_stored_figures():
     for name in ours:
         assert stored[name] == pytest.approx(ours[name], abs=1e-12), name
     assert round(stored["o"], 4) == 0.7071
+
+
+def _torch_drawing_cell():
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    found = [cell for cell in cells if cell["cell_type"] == "code" and "side_by_side" in "".join(cell["source"])]
+    assert len(found) == 1, "lesson 4 should draw the two graphs in one cell"
+    return found[0]
+
+
+def test_the_torch_drawing_cell_is_left_out_of_the_comparison_and_draws_ours_alone_without_torch(monkeypatch):
+    cell = _torch_drawing_cell()
+    assert "nbval-ignore-output" in cell["metadata"].get("tags", [])  # its output depends on torch
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    shown, printed = [], io.StringIO()
+    a = Value(2.0, label="o")
+    namespace = {"neuron": lambda tanh: {"o": a}, "Value": Value, "draw_dot": lambda root, **kw: ("drawing", root),
+                 "display": shown.append}
+    with contextlib.redirect_stdout(printed):
+        exec("".join(cell["source"]), namespace)
+    assert "PyTorch is not installed here" in printed.getvalue()
+    assert shown == [("drawing", a)]
+
+
+def test_the_torch_drawing_cell_draws_both_graphs_with_torch():
+    pytest.importorskip("torch")
+    from micrograd.viz import draw_dot
+
+    cell = _torch_drawing_cell()
+    shown = []
+
+    def neuron(tanh):
+        x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
+        o = tanh(x1 * w1)
+        o.label = "o"
+        return {"o": o}
+
+    namespace = {"neuron": neuron, "Value": Value, "draw_dot": draw_dot, "display": shown.append}
+    exec("".join(cell["source"]), namespace)
+    (both,) = shown
+    html = both._repr_html_()
+    assert ">micrograd<" in html and ">PyTorch<" in html and html.count("<svg") == 2
+    assert "TanhBackward0" in html

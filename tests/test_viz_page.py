@@ -127,3 +127,16 @@ def test_options_travel_as_one_object():
 def test_bad_options_are_explained(changes, message):
     with pytest.raises((TypeError, ValueError), match=message):
         DrawOptions(**changes)
+
+
+def test_side_by_side_shows_each_drawing_at_its_size_under_its_caption_and_scrolls_when_wide():
+    from micrograd import Value
+    from micrograd.viz import draw_dot, side_by_side
+
+    a = Value(2.0, label="a")
+    small = draw_dot(a * a)
+    html = side_by_side({"left <1>": small, "right": small})._repr_html_()
+    assert "left &lt;1&gt;" in html and html.count("<svg") == 2 and "max-width:none" in html
+    assert "micrograd-scroll-note" not in html  # two small drawings fit the page
+    wide = side_by_side({"one": small, "two": small}, page_width=50)._repr_html_()
+    assert "overflow-x:auto" in wide and "scroll sideways" in wide

@@ -22,7 +22,7 @@ from .graph import parameter_names
 from .labels import format_number
 from .model import draw_model
 from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
-from .page import fit_to_page, svg_size
+from .page import fit_to_page, side_by_side, svg_size
 from .text import text_graph
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "PAGE_WIDTH_PX",
     "fit_to_page",
+    "side_by_side",
     "svg_size",
     "format_number",
     "parameter_names",

@@ -11,7 +11,7 @@ import re
 
 from .options import PAGE_WIDTH_PX
 
-__all__ = ["svg_size", "fit_to_page", "PX_PER_PT"]
+__all__ = ["svg_size", "fit_to_page", "side_by_side", "PX_PER_PT"]
 
 PX_PER_PT = 4 / 3  # CSS: 1pt = 1/72 in, 1px = 1/96 in
 _UNITS = {"pt": PX_PER_PT, "px": 1.0, "": 1.0}
@@ -47,3 +47,43 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing"):
         f"The drawing is {width:.0f} px wide: scroll sideways to see all of it.</div>"
     )
     return box + note
+
+
+class SideBySide:
+    """Drawings next to each other under their captions, shown as HTML in a notebook."""
+
+    def __init__(self, html):
+        self.html = html
+
+    def _repr_html_(self):
+        return self.html
+
+
+def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
+    """``{caption: drawing}`` shown in one row, each drawing at its own size under its caption.
+
+    The row scrolls sideways in its own box when it is wider than the page, as one drawing does.
+    A drawing is anything with ``svg()``: a ``GraphDrawing`` from ``draw_dot``.
+    """
+    import html
+
+    cells = []
+    total = 0.0
+    for caption, drawing in drawings.items():
+        svg = drawing.svg()
+        svg = svg[svg.index("<svg") :]
+        width, height = svg_size(svg)
+        total += width + 24
+        svg = svg.replace("<svg", f'<svg style="max-width:none;width:{width:.0f}px;height:{height:.0f}px"', 1)
+        cells.append(
+            f'<div style="flex:none;margin-right:24px"><div style="font:bold 14px sans-serif;margin-bottom:4px">'
+            f"{html.escape(caption)}</div>{svg}</div>"
+        )
+    row = f'<div style="display:flex;align-items:flex-start">{"".join(cells)}</div>'
+    box = f'<div class="micrograd-drawing" style="overflow-x:auto;overflow-y:hidden;max-width:100%">{row}</div>'
+    if total > page_width:
+        box += (
+            '<div class="micrograd-scroll-note" style="font-size:12px;color:#475569">'
+            f"The drawings are {total:.0f} px wide together: scroll sideways to see all of them.</div>"
+        )
+    return SideBySide(box)
