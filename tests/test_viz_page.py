@@ -134,7 +134,7 @@ def test_side_by_side_shows_each_drawing_at_its_size_under_its_caption_and_scrol
     from micrograd.viz import draw_dot, side_by_side
 
     a = Value(2.0, label="a")
-    small = draw_dot(a * a)
+    small = draw_dot(a)
     html = side_by_side({"left <1>": small, "right": small})._repr_html_()
     assert "left &lt;1&gt;" in html and html.count("<svg") == 2 and "max-width:none" in html
     assert "micrograd-scroll-note" not in html  # two small drawings fit the page
