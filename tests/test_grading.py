@@ -755,6 +755,37 @@ def test_lessons_are_recognised_from_every_form_of_checker_import():
     assert lessons_imported(notebook("# from micrograd.exercises import lesson05")) == set()
 
 
+def test_checker_cells_are_compared_with_the_released_lesson_statement_by_statement():
+    from micrograd.grading import _integrity
+
+    released = notebook_of("01")
+    titles = exercise_titles("01")
+
+    def notebook(*sources):
+        return {"cells": [{"cell_type": "code", "source": source} for source in
+                          ("from micrograd.exercises import lesson01 as check", *sources)]}
+
+    def reasons(*sources, verdicts=()):
+        return _integrity.suspicions(notebook(*sources), "01", list(verdicts), released)
+
+    honest = ["answer = -10.0\ncheck.slope_at_minus_one(answer)", "%time x = 1\n[check for check in range(2)]",
+              "def f(check):\n    return check"]
+    assert reasons(*honest, verdicts=[(1, titles[0])]) == []
+    assert reasons("check.slope_at_minus_one(-10.0)") == [
+        "cell 2 calls a checker in a way the released lesson does not: check.slope_at_minus_one(-10.0)"]
+    assert reasons("print('hi')", verdicts=[(1, titles[0])]) == [
+        "a verdict for Exercise 1 came from cell 2, not from a call of its checker"]
+    # Two verdicts from one call: the second is not the checker's.
+    assert reasons("answer = 1\ncheck.slope_at_minus_one(answer)", verdicts=[(1, titles[0])] * 2) == [
+        "a verdict for Exercise 1 came from cell 2, not from a call of its checker"]
+    assert reasons("check = None") == ["cell 2 rebinds `check`, the name the checkers are called through"]
+    assert reasons("from math import sqrt as check") == ["cell 2 rebinds `check` by an import"]
+    assert reasons("check.slope_function = print") == ["cell 2 assigns to `check.slope_function`"]
+    assert reasons("def f():\n    global check\n    check = None") == ["cell 2 declares `global check` in a function"]
+    assert _integrity.suspicions(notebook(), "01", [], None) == [
+        "checker cells not compared: the released lesson 01 was not found (--released FOLDER)"]
+
+
 def test_the_table_marks_suspect_rows_and_lists_why():
     rows = [
         Grade("ada.ipynb", "01", results={"Exercise 1: x": "passed"}, sandbox="bubblewrap"),

@@ -118,6 +118,10 @@ def checker_statements(notebook, lesson, names=None):
     return found
 
 
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+          ast.GeneratorExp)
+
+
 def _rebinding(notebook, names):
     """Cells that rebind a checker name or assign into the checker modules: [(cell, what)]."""
     simple = {name for name in names if "." not in name}
@@ -125,7 +129,8 @@ def _rebinding(notebook, names):
 
     def visit(node, index, top):
         for child in ast.iter_child_nodes(node):
-            inner = top and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+            # A function, class or comprehension has names of its own: binding `check` there rebinds nothing.
+            inner = top and not isinstance(child, SCOPES)
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 declared = {name for each in ast.walk(child) if isinstance(each, ast.Global) for name in each.names}
                 for name in sorted(declared & simple):
