@@ -253,7 +253,7 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
     training = page.locator(".micrograd-training-stepper")
-    backprop = page.locator(".micrograd-backprop-stepper")
+    backprop = page.locator(".micrograd-backprop-stepper").first  # the second is on a learner's class (below)
     explorer = page.locator(".micrograd-expression-explorer")
     expect(training.locator(".micrograd-step")).to_have_text("0")
     expect(explorer.locator("svg")).to_be_visible()
@@ -296,7 +296,7 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     assert float(output.inner_text()) != float(start)
 
     # The wide drawing keeps its size and scrolls sideways inside its own box.
-    box = page.locator(".micrograd-drawing").last
+    box = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note) .micrograd-drawing").first
     box.scroll_into_view_if_needed()
     sizes = box.evaluate(
         "b => ({scroll: b.scrollWidth, client: b.clientWidth, svg: b.querySelector('svg').getBoundingClientRect().width,"
@@ -304,7 +304,7 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     )
     assert sizes["svg"] > sizes["output"] and sizes["client"] <= sizes["output"], sizes
     assert sizes["scroll"] > sizes["client"] and sizes["overflow"] == "auto", sizes
-    expect(page.locator(".micrograd-scroll-note")).to_contain_text("scroll sideways")
+    expect(page.locator(".micrograd-scroll-note").first).to_contain_text("scroll sideways")
     if SHOTS:
         page.screenshot(path=Path(SHOTS) / "widgets-wide-drawing.png")
 
