@@ -34,7 +34,7 @@ from collections.abc import Mapping
 
 from .engine import Value
 
-__all__ = ["GraphView", "read_graph", "is_node", "inputs_of", "stable_order", "class_name", "not_a_node"]
+__all__ = ["GraphView", "read_graph", "is_node", "inputs_of", "post_order", "stable_order", "class_name", "not_a_node"]
 
 _SETS = (set, frozenset)
 _SEQUENCES = (tuple, list)
@@ -94,6 +94,24 @@ def inputs_of(node):
     return tuple(inputs) if inputs is not None else ()
 
 
+def post_order(root, inputs=inputs_of):
+    """Every node below ``root`` once, each after all of its ``inputs(node)``, root last.
+
+    Depth first with an explicit stack, so a chain a million deep is fine; nodes are told apart
+    by identity, never by ``==`` or ``hash``, which a learner's class may define otherwise.
+    """
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+        elif id(node) not in seen:
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(inputs(node)) if id(child) not in seen)
+    return order
+
+
 def _number(node, name, default=None):
     value = getattr(node, name, default)
     if value is None and default is not None:
@@ -127,27 +145,21 @@ def _sort_key(node):
     return (_text(node, "label"), (math.isnan(data), 0.0 if math.isnan(data) else data), _text(node, "_op", "op"))
 
 
+def _held_inputs(node):
+    """The inputs as the node holds them, unordered sets included: all a digest needs."""
+    return node._inputs if isinstance(node, Value) else (_raw_inputs(node) or ())
+
+
 def _digests(root):
-    """{id(node): a digest of the expression below node}, for every node below root (no recursion)."""
+    """{id(node): a digest of the expression below node}, for every node below root."""
     digests = {}
-    stack = [(root, False)]
-    keep = []  # holds the nodes, so that no id is reused while the walk runs
-    while stack:
-        node, inputs_done = stack.pop()
-        if id(node) in digests:
-            continue
-        inputs = _raw_inputs(node) if not isinstance(node, Value) else node._inputs
-        inputs = inputs or ()
-        if not inputs_done:
-            stack.append((node, True))
-            stack.extend((child, False) for child in inputs if id(child) not in digests)
-            continue
+    for node in post_order(root, lambda n: tuple(_held_inputs(n))):
+        inputs = _held_inputs(node)
         below = [digests[id(child)] for child in inputs]
         if isinstance(inputs, _SETS):
             below.sort()
         text = "\x1f".join(map(str, _sort_key(node))) + "\x1e" + "\x1e".join(below)
         digests[id(node)] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-        keep.append(node)
     return digests
 
 
@@ -235,18 +247,10 @@ def read_graph(root, caller):
     if not is_node(root):
         raise not_a_node(caller, root)
     digests = None
-    order = []
     inputs = {}
-    seen = set()
-    stack = [(root, False)]
-    while stack:  # depth first, no recursion: a deep chain is fine
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+
+    def ordered_inputs(node):  # each node's inputs, read and put in order once
+        nonlocal digests
         raw = _raw_inputs(node)
         if raw is None:
             if not hasattr(node, "data"):
@@ -256,12 +260,12 @@ def read_graph(root, caller):
             keys = [_sort_key(child) for child in raw]
             if len(set(keys)) < len(keys) and digests is None:
                 digests = _digests(root)
-            ordered = stable_order(raw, digests)
+            inputs[id(node)] = stable_order(raw, digests)
         else:
-            ordered = tuple(raw)
-        inputs[id(node)] = ordered
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(ordered) if id(child) not in seen)
+            inputs[id(node)] = tuple(raw)
+        return inputs[id(node)]
+
+    order = post_order(root, ordered_inputs)
     originals = []
     mirror = {}
     for node in order:
@@ -328,19 +332,11 @@ def _read_torch_graph(root, caller):
         raise TypeError(f"{caller}: this tensor has no autograd graph (requires_grad is False); "
                         "make its inputs with requires_grad=True")
     start = root.grad_fn if root.grad_fn is not None else root  # a leaf tensor alone
-    order, inputs, seen, stack = [], {}, set(), [(start, False)]
-    while stack:
-        fn, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(fn)
-            continue
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        below = tuple(f for f, _ in getattr(fn, "next_functions", ()) if f is not None)
-        inputs[id(fn)] = below
-        stack.append((fn, True))
-        stack.extend((child, False) for child in reversed(below) if id(child) not in seen)
+
+    def next_functions(fn):  # None stands for an input that needs no gradient: not drawn
+        return tuple(f for f, _ in getattr(fn, "next_functions", ()) if f is not None)
+
+    order = post_order(start, next_functions)
     mirror = {}
     originals = []
     for fn in order:
@@ -360,7 +356,7 @@ def _read_torch_graph(root, caller):
             not_kept.append("grad")
         value.grad = 0.0 if grad is None else grad
         value.op = "" if tensor is not None and tensor.is_leaf else type(fn).__name__
-        value._inputs = tuple(mirror[id(child)] for child in inputs[id(fn)])
+        value._inputs = tuple(mirror[id(child)] for child in next_functions(fn))
         value._local_grads = None if value._inputs else ()
         if label:
             value.label = str(label)

@@ -6,6 +6,7 @@ is "not written yet", and a class whose every piece is untouched is "not
 attempted".
 """
 
+from ..graphs import inputs_of, post_order
 from .checking import failed, not_attempted
 
 __all__ = [
@@ -92,15 +93,6 @@ def nodes_below(root, inputs_of):
     return order
 
 
-def inputs_of(node):
-    """A micrograd-style node's inputs: ``._prev`` (tuple, list or set), or the package's ``.inputs``."""
-    inputs = getattr(node, "inputs", None)
-    if isinstance(inputs, (tuple, list)):
-        return tuple(inputs)
-    prev = getattr(node, "_prev", ())
-    return tuple(prev) if isinstance(prev, (tuple, list, set, frozenset)) else ()
-
-
 def is_value_like(x):
     """Is x a micrograd-style value (the package's Value, a learner's MyValue, the lecture's)?
 
@@ -118,16 +110,7 @@ def is_value_like(x):
 
 def root_down(root):
     """Every node below root, from the root down: each node before all of its inputs."""
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(inputs_of(node)))
-    return order[::-1]
+    return post_order(root)[::-1]
 
 
 def first_wrong(root, expected, tol=1e-9):

@@ -12,6 +12,7 @@ import traceback
 
 from ..engine import Value
 from ..gradcheck import central_difference
+from ..graphs import post_order
 from .build import fmt, wrong_gradient
 from .checking import checker, close, failed, passed
 
@@ -97,19 +98,6 @@ def _graphs(cls):
     return graphs
 
 
-def _reference_order(root):
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node._prev))
-    return order
-
-
 def _name(node):
     label = getattr(node, "label", "")
     if label:
@@ -120,14 +108,14 @@ def _name(node):
 def _copy(root):
     """A new graph of the checker's nodes, shaped like root's: other objects, the same structure."""
     new = {}
-    for node in _reference_order(root):
+    for node in post_order(root):
         new[id(node)] = _Node(node.data, tuple(new[id(c)] for c in node._prev), node._op, node.label, node._locals)
     return new[id(root)]
 
 
 def _shape(order, root):
     """Where each node of order stands in the graph (its place in the reference order): the order's structure."""
-    place = {id(n): i for i, n in enumerate(_reference_order(root))}
+    place = {id(n): i for i, n in enumerate(post_order(root))}
     return [place.get(id(n)) for n in order]
 
 
@@ -164,7 +152,7 @@ def _missing_problem(missing, order, graph):
 def _order_problem(order, root, graph, topo=None):
     if isinstance(order, (str, bytes)) or not isinstance(order, (list, tuple)):
         return f"on {graph} it returns {type(order).__name__}; return a list of the nodes"
-    want = _reference_order(root)
+    want = post_order(root)
     known = {id(n) for n in want}
     for item in order:
         if id(item) not in known:
@@ -237,13 +225,13 @@ def _walk(root, order, overwrite=False, seed=1.0, chain=True, sign=1.0):
 
 
 def _seeded_late(root):
-    _walk(root, list(reversed(_reference_order(root))), seed=0.0)
+    _walk(root, list(reversed(post_order(root))), seed=0.0)
     root.grad = 1.0
 
 
 def _recursive(root):
     """Each node passes its gradient down as soon as it gets a share, once per path (the graphs are small)."""
-    for node in _reference_order(root):
+    for node in post_order(root):
         node.grad = 0.0
     root.grad = 1.0
 
@@ -256,13 +244,13 @@ def _recursive(root):
 
 
 _BACKWARD_SLIPS = {
-    "overwrite": lambda root: _walk(root, list(reversed(_reference_order(root))), overwrite=True),
-    "forwards": lambda root: _walk(root, _reference_order(root)),
-    "unseeded": lambda root: _walk(root, list(reversed(_reference_order(root))), seed=0.0),
+    "overwrite": lambda root: _walk(root, list(reversed(post_order(root))), overwrite=True),
+    "forwards": lambda root: _walk(root, post_order(root)),
+    "unseeded": lambda root: _walk(root, list(reversed(post_order(root))), seed=0.0),
     "seeded late": _seeded_late,
-    "no chain": lambda root: _walk(root, list(reversed(_reference_order(root))), chain=False),
+    "no chain": lambda root: _walk(root, list(reversed(post_order(root))), chain=False),
     "per path": _recursive,
-    "minus": lambda root: _walk(root, list(reversed(_reference_order(root))), sign=-1.0),
+    "minus": lambda root: _walk(root, list(reversed(post_order(root))), sign=-1.0),
 }
 
 _SLIP_MESSAGES = {
@@ -283,7 +271,7 @@ _SLIP_MESSAGES = {
 
 
 def _grads(root):
-    return [n.grad for n in _reference_order(root)]
+    return [n.grad for n in post_order(root)]
 
 
 def _walk_order(reads):
@@ -319,7 +307,7 @@ class _Run:
             self.reads, _Node.reads = _Node.reads, None
         value_root.backward()
         self.graph, self.root = graph, root
-        self.order = _reference_order(root)
+        self.order = post_order(root)
         self.got = _grads(root)
         want = [leaf.grad for leaf in value_leaves]
         self.wrong = [(leaf, w) for leaf, w in zip(leaves, want) if not close(leaf.grad, w, 1e-9)]
