@@ -128,16 +128,14 @@ def wrong_gradient(message, root, expected, tol=1e-9):
     """failed(message), with the learner's graph drawn under it and its first wrong gradient marked.
 
     ``expected`` maps id(node) to the gradient the node should hold.  Without a wrong node
-    (or without the drawing) the verdict is the message alone.
+    (or when the graph cannot be drawn) the verdict is the message alone.
     """
     found = first_wrong(root, expected, tol)
     if found is None:
         return failed(message)
     node, got, want = found
-    try:
-        from .figures import wrong_gradient_figure
-    except ImportError:  # the drawing is not there (yet): the message says it all
-        return failed(message)
+    from .figures import wrong_gradient_figure  # on first use: it imports the drawings
+
     try:
         figure = wrong_gradient_figure(root, node, got, want)
     except Exception:  # a drawing that fails must not hide the verdict on the learner's code
