@@ -253,6 +253,15 @@ for title in TITLES:
              'text/plain': '✓ ' + title}, raw=True)
 """
 
+# What the checkers compute with, not the checkers: any answer is "close" to any expected number,
+# and the package's own backward() does nothing.
+FORGE_NUMBERS = """
+import math
+import micrograd.engine
+math.isclose = lambda *numbers, **tolerances: True
+micrograd.engine.Value.backward = lambda self: None
+"""
+
 FORGE_PATCH = """
 import dataclasses, sys
 import IPython.display
@@ -385,6 +394,9 @@ def graded(tmp_path_factory, attack_paths):
     patched = copy.deepcopy(untouched)
     patched.cells.insert(1, nbformat.v4.new_code_cell(define(MIME=VERDICT_MIME) + FORGE_PATCH))
     write(folder, "forge-patch.ipynb", patched)
+    numbers_patched = copy.deepcopy(untouched)
+    numbers_patched.cells.insert(1, nbformat.v4.new_code_cell(FORGE_NUMBERS))
+    write(folder, "forge-numbers.ipynb", numbers_patched)
     module = importlib.import_module("micrograd.exercises.lesson01")
     by_checker = sorted((name, value.title) for name, value in vars(module).items() if callable(value) and hasattr(value, "title"))
     rebound = copy.deepcopy(untouched)
@@ -573,6 +585,13 @@ def test_monkeypatching_the_checkers_or_the_display_marks_the_row(rows):
     assert row["run"].startswith("SUSPECT"), row
     assert "replaced micrograd.exercises.checking.show" in row["suspect"], row
     assert "IPython.display.display" in row["suspect"], row
+
+
+def test_patching_what_the_checkers_compute_with_marks_the_row(rows):
+    row = rows["forge-numbers.ipynb"]
+    assert row["run"].startswith("SUSPECT"), row
+    assert "math.isclose" in row["suspect"] and row["suspect"].startswith("replaced "), row
+    assert "micrograd.engine.Value.backward" in row["suspect"], row
 
 
 def test_rebinding_the_checker_name_marks_the_row(rows):

@@ -4,8 +4,11 @@ The worker evaluates ``fingerprint(lesson, alias)`` in the kernel (as a user
 expression of its own request, before the notebook's first cell and after each
 of its cells) and compares every fingerprint with the first one, which it keeps
 outside the kernel.  A fingerprint names each function and class of
-micrograd.exercises (the checkers, the checker decorator, Verdict, show), the
-IPython functions a verdict is displayed through, and the name the notebook
+micrograd.exercises (the checkers, the checker decorator, Verdict, show) and of
+the rest of the package (its engine, whose numbers the checkers compare with;
+and its module-level data), the standard library's number tools (math,
+operator, numbers, functools, the builtins), the IPython functions a verdict
+is displayed through, and the name the notebook
 calls its checkers by, with the identity of the object behind it (and of its
 code and closure).  Replacing any of them (monkeypatching ``checking.show``, a
 checker, a method of Verdict, IPython's display, or rebinding ``check`` to
@@ -22,6 +25,7 @@ import json
 import sys
 
 _KEPT = []  # the objects of the first fingerprint, kept alive so their ids stay theirs
+STANDARD_LIBRARY = ("builtins", "math", "cmath", "numbers", "operator", "functools")
 
 
 def _identity(value):
@@ -39,26 +43,27 @@ def _identity(value):
     return ":".join(parts)
 
 
-def _callables(namespace):
-    return {name: value for name, value in namespace.items() if callable(value) or isinstance(value, type(sys))}
-
-
 def fingerprint(lesson, alias=None):
     """A JSON object: what -> identity, for everything a verdict passes through."""
     marks = {}
     keep = []
     lesson_module = f"micrograd.exercises.lesson{lesson}"
     __import__(lesson_module)
+    # The checkers, and everything they compute with: the package's modules, and the standard
+    # library's number tools (a patched math.isclose would pass any answer).
     watched = sorted(
         name for name in sys.modules
-        if name == "micrograd.exercises" or name.startswith("micrograd.exercises.") or name == __name__
-    )
+        if (name == "micrograd" or name.startswith("micrograd.")) and not name.startswith("micrograd.grading.")
+    ) + [__name__, *STANDARD_LIBRARY]
     for name in watched:
-        module = sys.modules[name]
+        module = sys.modules.get(name) or __import__(name)
         marks[name] = _identity(module) + ":" + str(id(vars(module)))
         keep.append(module)
-        for key, value in _callables(vars(module)).items():
-            if isinstance(value, type(sys)):
+        for key, value in vars(module).items():
+            if isinstance(value, type(sys)) or (name == "builtins" and key.startswith("_")):
+                continue  # modules are watched by name; builtins._ is the last result shown
+            watch_data = name.startswith("micrograd.") and not callable(value)
+            if not (callable(value) or watch_data):
                 continue
             marks[f"{name}.{key}"] = _identity(value)
             keep.append(value)
