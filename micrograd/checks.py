@@ -180,9 +180,9 @@ def gradient_not_finite(order):
             where = f"input {i} ({_node_name(child)}) of {_node_name(node)}"
             if not math.isfinite(local) and not node.grad:
                 return OverflowError(
-                    f"backward(): the derivative of {node.op} at {_data_of(node)} with respect to {where} "
-                    "is infinite and the gradient arriving there is 0: 0 × ∞ has no value (PyTorch gives nan); "
-                    "keep the input away from that point (e.g. add a small epsilon)"
+                    f"backward(): {_node_name(node)} has an infinite derivative with respect to its input {i} "
+                    f"({_node_name(child)}), and the gradient arriving at it is 0: 0 × ∞ has no value "
+                    "(PyTorch gives nan); keep the input away from that point (e.g. add a small epsilon)"
                 )
             if not math.isfinite(local):
                 return OverflowError(

@@ -223,7 +223,10 @@ def as_my_value(x):
     return x if isinstance(x, MyValue) else MyValue(x)
 
 
-your_add, your_mul = MyValue.__add__, MyValue.__mul__  # the + and * you wrote in lesson 3
+# The + and * you wrote in lesson 3, kept aside once, so that running this cell again wraps them once.
+if "_your_add" not in vars(MyValue):
+    MyValue._your_add, MyValue._your_mul = MyValue.__add__, MyValue.__mul__
+your_add, your_mul = MyValue._your_add, MyValue._your_mul
 
 
 def __add__(self, other):  # x + 1: the number becomes a leaf, then your +

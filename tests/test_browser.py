@@ -491,6 +491,8 @@ def screenshot_widgets(page, panel, name):
         "explorer": panel.locator(".micrograd-expression-explorer"),
         "drawing": panel.locator(".micrograd-drawing"),
         "wide-drawing": panel.locator(".micrograd-scroll-note"),
+        "figure": panel.locator(".jp-RenderedImage img"),  # matplotlib
+        "last-drawing": panel.locator(".micrograd-drawing").last,
     }
     for label, locator in targets.items():
         if locator.count():

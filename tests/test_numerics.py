@@ -65,9 +65,12 @@ def test_an_infinite_local_derivative_times_a_zero_gradient_is_an_error_not_a_si
     """0 × ∞ has no value (PyTorch gives nan): skipping the zero-gradient node would leave x.grad
     at a plausible 0.0, so backward() refuses it and says where."""
     x, z = Value(0.0, label="x"), Value(0.0, label="z")
-    with pytest.raises(OverflowError, match=r"\*\*0.5 at 0.0 .* \(x = 0.0\).*0 × ∞") as error:
+    with pytest.raises(OverflowError) as error:
         ((x**0.5) * z).backward()
-    assert "gradient arriving there is 0" in str(error.value)
+    assert str(error.value).startswith(
+        "backward(): the **0.5 node = 0.0 has an infinite derivative with respect to its input 0 (x = 0.0), "
+        "and the gradient arriving at it is 0: 0 × ∞ has no value (PyTorch gives nan)"
+    )
 
 
 def test_a_zero_gradient_skips_a_node_whose_local_derivatives_are_finite():

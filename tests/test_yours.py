@@ -256,3 +256,16 @@ def test_a_check_left_in_a_saved_cell_does_no_harm(tmp_path, capsys):
     yours.store("lesson 2: MyValue", yours.ANSWERS["lesson 2: MyValue"] + "\ncheck.my_value(MyValue)\n", tmp_path)
     _, lines = use(capsys, "MyValue", lesson=2, folder=tmp_path)
     assert lines == ["✓ MyValue: using yours, from lesson 2 (it passes lesson 2's check)"]
+
+
+def test_lesson_4s_operations_can_be_run_twice_as_a_learner_reruns_a_cell():
+    namespace = {}
+    for key in ("lesson 3: MyValue", "lesson 4: my_topological_order", "lesson 4: my_backward"):
+        exec(yours.ANSWERS[key], namespace)
+    for _ in range(2):
+        exec(yours.ANSWERS["lesson 4: more operations"], namespace)
+    x = namespace["MyValue"](3.0)
+    y = 2 * x + 1 - x / 2
+    assert y.data == 5.5
+    y.backward()
+    assert x.grad == 1.5

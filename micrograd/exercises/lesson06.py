@@ -125,8 +125,8 @@ def my_training_loop(train):
         without_zeroing = _losses("no zero_grad", stale=False)
         return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps, as in the lesson's run (the same "
                       f"network and seed). The same loop without zero_grad ends at {without_zeroing[-1]:.4f}: every "
-                      "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the tanh "
-                      "neurons saturate")
+                      "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the output "
+                      "neuron saturates at ±1")
     if all(close(g, got_numbers[0], 1e-12) for g in got_numbers):
         moved = any(not close(p.data, s, 1e-12) for p, s in zip(theirs.parameters(), start))
         if moved:

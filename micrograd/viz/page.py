@@ -60,30 +60,18 @@ class SideBySide:
 
 
 def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
-    """``{caption: drawing}`` shown in one row, each drawing at its own size under its caption.
+    """``{caption: drawing}`` in one row, each drawing at its own size under its caption.
 
-    The row scrolls sideways in its own box when it is wider than the page, as one drawing does.
+    Where the page is too narrow for the row, a drawing moves under the one before it rather
+    than shrinking; one drawing wider than the page scrolls in its own box, as always.
     A drawing is anything with ``svg()``: a ``GraphDrawing`` from ``draw_dot``.
     """
     import html
 
-    cells = []
-    total = 0.0
-    for caption, drawing in drawings.items():
-        svg = drawing.svg()
-        svg = svg[svg.index("<svg") :]
-        width, height = svg_size(svg)
-        total += width + 24
-        svg = svg.replace("<svg", f'<svg style="max-width:none;width:{width:.0f}px;height:{height:.0f}px"', 1)
-        cells.append(
-            f'<div style="flex:none;margin-right:24px"><div style="font:bold 14px sans-serif;margin-bottom:4px">'
-            f"{html.escape(caption)}</div>{svg}</div>"
-        )
-    row = f'<div style="display:flex;align-items:flex-start">{"".join(cells)}</div>'
-    box = f'<div class="micrograd-drawing" style="overflow-x:auto;overflow-y:hidden;max-width:100%">{row}</div>'
-    if total > page_width:
-        box += (
-            '<div class="micrograd-scroll-note" style="font-size:12px;color:#475569">'
-            f"The drawings are {total:.0f} px wide together: scroll sideways to see all of them.</div>"
-        )
-    return SideBySide(box)
+    cells = "".join(
+        '<div style="flex:0 1 auto;max-width:100%;margin:0 24px 12px 0">'
+        f'<div style="font:bold 14px sans-serif;margin-bottom:4px">{html.escape(caption)}</div>'
+        f"{fit_to_page(drawing.svg(), page_width)}</div>"
+        for caption, drawing in drawings.items()
+    )
+    return SideBySide(f'<div class="micrograd-side-by-side" style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>')

@@ -235,7 +235,7 @@ class TrainingPlot:
         if limits != self._limits:
             self._limits = limits
             self.loss_axes.set_yscale("log" if limits[3] else "linear")
-            self.loss_axes.set_ylabel("log scale" if limits[3] else "")
+            self.loss_axes.set_ylabel("loss (log scale)" if limits[3] else "loss")
             self.loss_axes.set_xlim(0, limits[0] * 1.03)  # room for the last point's marker
             self.loss_axes.set_ylim(limits[1], limits[2])
             self._background = None
