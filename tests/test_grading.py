@@ -824,3 +824,14 @@ def test_command_line_says_what_is_wrong_with_the_folder(tmp_path, argument, mes
         [sys.executable, "-m", "micrograd.grading", str(tmp_path / argument)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_the_sandbox_binds_python_and_the_package_after_its_own_tmp(tmp_path):
+    """A checkout or venv under /tmp (CI's clone may be there) must not be hidden by the sandbox's /tmp."""
+    from micrograd.grading import _sandbox
+
+    command = _sandbox.bwrap_command(tmp_path)
+    tmpfs = next(i for i, word in enumerate(command) if word == "--tmpfs" and command[i + 1] == "/tmp")
+    package = str(_sandbox._package_folder())
+    bound = [i for i, word in enumerate(command) if word == "--ro-bind" and command[i + 1] == package]
+    assert bound and all(i > tmpfs for i in bound), command

@@ -121,14 +121,17 @@ def bwrap_command(runtime_folder):
         path = os.path.join("/etc", name)
         if os.path.exists(path):
             command += ["--ro-bind", path, path]
-    for folder in [*_python_folders(), _package_folder()]:
-        command += ["--ro-bind", str(folder), str(folder)]
     command += [
         "--proc", "/proc",  # the PID namespace's own: the kernel's processes and nothing else
         "--dev", "/dev",
         "--size", str(SANDBOX_FOLDER_BYTES), "--tmpfs", SANDBOX_HOME,
         "--dir", os.path.join(SANDBOX_HOME, "tmp"),
         "--size", str(64 * 1024**2), "--tmpfs", "/tmp",
+    ]
+    # After the tmpfs on /tmp, which would otherwise hide a checkout or a venv that lives under /tmp.
+    for folder in [*_python_folders(), _package_folder()]:
+        command += ["--ro-bind", str(folder), str(folder)]
+    command += [
         "--bind", str(runtime_folder), str(runtime_folder),
         "--remount-ro", "/",  # the sandbox's own root: nothing can be created beside the mounts
         "--chdir", SANDBOX_HOME,
