@@ -301,7 +301,7 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     box = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note) .micrograd-drawing").first
     box.scroll_into_view_if_needed()
     sizes = box.evaluate(
-        "b => ({scroll: b.scrollWidth, client: b.clientWidth, svg: b.querySelector('svg').getBoundingClientRect().width,"
+        "b => ({scroll: b.scrollWidth, client: b.clientWidth, svg: b.querySelector('svg, img').getBoundingClientRect().width,"
         " output: b.closest('.jp-OutputArea-output').getBoundingClientRect().width, overflow: getComputedStyle(b).overflowX})"
     )
     assert sizes["svg"] > sizes["output"] and sizes["client"] <= sizes["output"], sizes
@@ -335,10 +335,10 @@ def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(bro
         cells = panel.locator(".jp-Notebook .jp-CodeCell")
         drawing, stepped, checked = (cells.nth(i) for i in range(-3, 0))
 
-        svg = drawing.locator(".micrograd-drawing svg")
-        expect(svg).to_be_visible()
-        texts = svg.locator("text").all_text_contents()
-        assert {"x", "w", "y"} <= set(texts), texts
+        image = drawing.locator(".micrograd-drawing img")  # a notebook output holds its drawing as an image
+        expect(image).to_be_visible()
+        source = image.evaluate("img => atob(img.src.split(',')[1])")
+        assert all(f">{label}<" in source for label in ("x", "w", "y")), source[:300]
 
         stepper = stepped.locator(".micrograd-backprop-stepper")
         for k in (1, 2):
@@ -354,7 +354,7 @@ def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(bro
         assert len(marked) == 1 and "expected" in marked[0], marked
 
         measured = panel.evaluate(MEASURE)
-        assert measured["wide"] == [] and measured["smallText"] == [], measured
+        assert measured["wide"] == [] and measured["smallText"] == [] and measured["asText"] == [], measured
         for name, element in [("learner-drawing", drawing), ("learner-stepper", stepped), ("failed-check", checked)]:
             element.scroll_into_view_if_needed()
             page.screenshot(path=tmp_path / f"{name}.png")
@@ -380,7 +380,7 @@ MAX_RASTER_STRETCH = 1.25
 # every text in a widget.  Stretch: shown width / pixel width of each raster image.
 MEASURE = """
 panel => {
-  const found = {wide: [], smallText: [], stretched: [], smallest: Infinity, widest: 0};
+  const found = {wide: [], smallText: [], stretched: [], asText: [], smallest: Infinity, widest: 0};
   const describe = (el, cell) => `cell ${cell}: <${el.tagName.toLowerCase()} class="${el.getAttribute('class') || ''}">`;
   const cells = Array.from(panel.querySelectorAll('.jp-Notebook .jp-Cell'));
   cells.forEach((cellNode, cell) => {
@@ -420,9 +420,18 @@ panel => {
           note(parseFloat(getComputedStyle(el).fontSize), `widget text "${node.textContent.trim().slice(0, 30)}"`);
         }
       }
+      // A drawing whose SVG a viewer stripped shows its node names and edges as text ("v0->o2").
+      if (/\\bv\\d+->o\\d+\\b/.test(output.textContent) && !output.querySelector('svg, img')) {
+        found.asText.push(`cell ${cell}: a drawing shown as text: "${output.textContent.trim().slice(0, 60)}"`);
+      }
       for (const img of output.querySelectorAll('img')) {
         const vector = /^data:image\\/svg|\\.svg($|\\?)/.test(img.currentSrc || img.src);
-        if (vector || !img.naturalWidth) continue;
+        if (!img.naturalWidth) continue;
+        if (vector) {  // a drawing: shown smaller than its own size, its text shrinks with it
+          const scale = img.getBoundingClientRect().width / img.naturalWidth;
+          if (scale < 0.99) found.smallText.push(`${describe(img, cell)}: a drawing shown at ${scale.toFixed(2)} of its size`);
+          continue;
+        }
         const stretch = img.getBoundingClientRect().width / img.naturalWidth;
         if (stretch > %(max_stretch)s) found.stretched.push(`${describe(img, cell)} shown at ${stretch.toFixed(2)}× its ${img.naturalWidth} px`);
       }
@@ -551,7 +560,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 screenshot_widgets(page, panel, name)
             width = panel.locator(".jp-OutputArea-output").first.evaluate("e => e.getBoundingClientRect().width")
             report.append(f"{name}: output {width:.0f} px, widest element {found['widest']:.0f} px, smallest text {found['smallest']:.1f} px")
-            issues = found["wide"] + found["smallText"] + found["stretched"]
+            issues = found["wide"] + found["smallText"] + found["stretched"] + found["asText"]
             issues += [f"cell {i} did not run (an earlier cell failed?)" for i in not_run]
             issues += [f"console error: {text}" for text in errors]
             if issues:
@@ -576,12 +585,16 @@ def test_the_measurements_catch_each_problem(browser):
             "<svg width='1200' height='50'><text x='0' y='20' font-size='12'>clipped</text></svg>"
             "<svg width='400' height='50' viewBox='0 0 800 100'><text x='0' y='40' font-size='16'>shrunk</text></svg>"
             f"<img src='{pixel}' style='width:10px'>"
+            "<img src='data:image/svg+xml;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnIHdpZHRoPSc0MDAnIGhlaWdodD0nNDAnPjx0ZXh0IHg9JzAnIHk9JzIwJyBmb250LXNpemU9JzE0Jz5oYWxmPC90ZXh0Pjwvc3ZnPg==' style='width:200px'>"
             "<div style='overflow-x:auto'><svg width='1200' height='50'><text x='0' y='20' font-size='12'>fine</text></svg></div>"
-            "</div></div></div></div>"
+            "</div><div class='jp-OutputArea-output' style='width:850px'>micrograd v0 x1 data 2.0000 o2 * v0->o2</div>"
+            "</div></div></div>"
         )
         found = page.locator(".panel").evaluate(MEASURE)
     finally:
         page.context.close()
     assert len(found["wide"]) == 1 and "1200 px wide" in found["wide"][0]
-    assert found["smallText"] == ['cell 0: drawing text "shrunk" at 8.0 px']
+    assert found["smallText"][0] == 'cell 0: drawing text "shrunk" at 8.0 px'
+    assert len(found["smallText"]) == 2 and "a drawing shown at 0.50 of its size" in found["smallText"][1]
     assert len(found["stretched"]) == 1 and "10.00×" in found["stretched"][0]
+    assert len(found["asText"]) == 1 and "v0->o2" in found["asText"][0]

@@ -217,13 +217,15 @@ def stored_pictures(notebook):
             data = output.get("data", {})
             if WIDGET_VIEW in data:
                 counts["widgets"] += 1
-            if "image/svg+xml" in data:
+            html = data.get("text/html", "")
+            html = html if isinstance(html, str) else "".join(html)
+            drawings = html.count("<svg") + html.count("data:image/svg+xml")  # inline, or as images
+            if drawings:
+                counts["svg"] += drawings
+            elif "image/svg+xml" in data:
                 counts["svg"] += 1
             elif "image/png" in data:
                 counts["png"] += 1
-            elif "text/html" in data:
-                html = data["text/html"]
-                counts["svg"] += (html if isinstance(html, str) else "".join(html)).count("<svg")
     return counts
 
 
@@ -376,7 +378,7 @@ def test_the_download_menu_gives_each_lesson_as_a_notebook(site):
 def lesson_problems(expected, shown):
     found = []
     outputs = [image for image in shown["images"] if image["inOutput"]]
-    svgs = [image for image in outputs if image["src"].endswith(".svg")]
+    svgs = [image for image in outputs if image["src"].endswith(".svg") or image["src"].startswith("data:image/svg+xml")]
     pngs = [image for image in outputs if image["src"].endswith(".png")]
     if len(svgs) + shown["inlineSvgs"] != expected["svg"]:
         found.append(f"{expected['svg']} SVG drawings stored, {len(svgs) + shown['inlineSvgs']} shown")

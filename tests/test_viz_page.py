@@ -83,8 +83,23 @@ def test_the_notebook_html_keeps_the_drawing_at_its_size_and_scrolls():
     assert "<?xml" not in html and "<!DOCTYPE" not in html
     assert f"The drawing is {width:.0f} px wide: scroll sideways" in html
     bundle = drawing._repr_mimebundle_()
-    assert bundle["text/html"] == html and bundle["image/svg+xml"] == drawing.svg()
+    assert bundle["image/svg+xml"] == drawing.svg()
     assert draw_dot(chain(12), rankdir="LR")._repr_mimebundle_() == bundle  # the same in every run: strict nbval
+
+
+def test_a_notebook_output_holds_the_drawing_as_an_image_which_an_untrusted_notebook_still_shows():
+    """JupyterLab strips inline SVG from a stored output until the notebook is trusted; an <img> stays."""
+    import base64
+    import re
+
+    drawing = draw_dot(chain(12), rankdir="LR")
+    width, height = svg_size(drawing.svg())
+    html = drawing._repr_mimebundle_()["text/html"]
+    assert "<svg" not in html and html.startswith('<div class="micrograd-drawing" style="overflow-x:auto;')
+    image = re.search(r'<img alt="a computation graph" style="([^"]*)" src="data:image/svg\+xml;base64,([^"]*)">', html)
+    assert image.group(1) == f"max-width:none;width:{width:.0f}px;height:{height:.0f}px"
+    assert base64.b64decode(image.group(2)).decode() == drawing.svg()[drawing.svg().index("<svg"):]
+    assert f"The drawing is {width:.0f} px wide: scroll sideways" in html
 
 
 def test_a_drawing_that_fits_says_nothing_about_scrolling():
@@ -136,8 +151,26 @@ def test_side_by_side_shows_each_drawing_at_its_size_under_its_caption_wrapping_
     a = Value(2.0, label="a")
     small = draw_dot(a)
     html = side_by_side({"left <1>": small, "right": small})._repr_html_()
-    assert "left &lt;1&gt;" in html and html.count("<svg") == 2 and "max-width:none" in html
+    assert "left &lt;1&gt;" in html and html.count("data:image/svg+xml") == 2 and "max-width:none" in html
     assert "flex-wrap:wrap" in html  # the second goes under the first on a narrow page
     assert "micrograd-scroll-note" not in html
     wide = side_by_side({"one": small, "two": small}, page_width=50)._repr_html_()
     assert wide.count("scroll sideways") == 2  # each too wide for such a page: each scrolls in its own box
+
+
+def test_side_by_side_is_also_one_svg_picture_for_viewers_that_show_no_stored_html():
+    import xml.dom.minidom
+
+    from micrograd import Value
+    from micrograd.viz import draw_dot, side_by_side, svg_size
+
+    a = Value(2.0, label="a")
+    one, two = draw_dot(a), draw_dot(a * a)
+    bundle = side_by_side({"one": one, "two": two})._repr_mimebundle_()
+    svg = bundle["image/svg+xml"]
+    xml.dom.minidom.parseString(svg)  # well-formed
+    width, height = svg_size(svg)
+    sizes = [svg_size(d.svg()) for d in (one, two)]
+    assert width == round(max(w for w, _ in sizes))  # one under the other: as wide as the wider
+    assert height > sum(h for _, h in sizes)  # both, with their captions
+    assert ">one</text>" in svg and ">two</text>" in svg and svg.count("<svg") == 3

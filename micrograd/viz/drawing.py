@@ -90,9 +90,10 @@ class GraphDrawing(graphviz.Digraph):
         """The drawing's width on the page, in CSS pixels, at its own size (needs ``dot``)."""
         return svg_size(self.svg())[0]
 
-    def html(self):
-        """HTML for a notebook: the SVG at its own size, scrolling sideways when wider than the page."""
-        return fit_to_page(self.svg(), self.page_width)
+    def html(self, image=False):
+        """HTML: the SVG at its own size, scrolling sideways when wider than the page
+        (``image=True``: as an ``<img>``, the form a notebook shows before it is trusted)."""
+        return fit_to_page(self.svg(), self.page_width, image=image)
 
     def export(self, path):
         """Write the drawing to ``path`` in the format its suffix names.
@@ -125,7 +126,7 @@ class GraphDrawing(graphviz.Digraph):
         # JupyterLab and nbconvert prefer the HTML (the scrolling box); the
         # plain SVG is there for viewers that show no HTML.
         try:
-            return {"text/html": self.html(), "image/svg+xml": self.svg()}
+            return {"text/html": self.html(image=True), "image/svg+xml": self.svg()}
         except GraphvizNotFound:
             return {
                 "text/plain": f"{INSTALL_ADVICE}\n\n{self.source}",

@@ -7,6 +7,7 @@ the DOT asks for) inside a box that scrolls sideways when the drawing is
 wider than the output, and says so under it.
 """
 
+import base64
 import re
 
 from .options import PAGE_WIDTH_PX
@@ -33,12 +34,23 @@ def svg_size(svg):
     return tuple(size)
 
 
-def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing"):
-    """HTML showing ``svg`` at its own size, in a box that scrolls sideways if it is wider than the page."""
+def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False):
+    """HTML showing ``svg`` at its own size, in a box that scrolls sideways if it is wider than the page.
+
+    ``image=True`` puts the drawing in as an ``<img>`` of the SVG (a data URL) rather than inline:
+    JupyterLab strips inline SVG from the HTML of a notebook it does not trust yet (a lesson
+    just opened, before its cells run), and shows the text of every node instead, but it keeps
+    an image.  Notebook outputs use that form; widgets, which are live, keep the SVG inline.
+    """
     svg = svg[svg.index("<svg") :]  # inline: the element, not an XML document
     width, height = svg_size(svg)
     # Inline sizes win over the notebook's max-width: 100%, which would shrink the text.
-    svg = svg.replace("<svg", f'<svg style="max-width:none;width:{width:.0f}px;height:{height:.0f}px"', 1)
+    size = f"max-width:none;width:{width:.0f}px;height:{height:.0f}px"
+    if image:
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        svg = f'<img alt="a computation graph" style="{size}" src="data:image/svg+xml;base64,{data}">'
+    else:
+        svg = svg.replace("<svg", f'<svg style="{size}"', 1)
     box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%">{svg}</div>'
     if width <= page_width:
         return box
@@ -50,13 +62,25 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing"):
 
 
 class SideBySide:
-    """Drawings next to each other under their captions, shown as HTML in a notebook."""
+    """Drawings next to each other under their captions, for a notebook.
 
-    def __init__(self, html):
+    Two forms: HTML, where they sit side by side (one under the other on a narrow page), and
+    one SVG picture of them one under the other, which a viewer that will not show a stored
+    notebook's HTML (JupyterLab, before the notebook is trusted or run) shows as an image.
+    """
+
+    def __init__(self, html, svg):
         self.html = html
+        self.svg = svg
 
     def _repr_html_(self):
         return self.html
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        return {"text/html": self.html, "image/svg+xml": self.svg}
+
+
+_CAPTION_PX = 22
 
 
 def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
@@ -68,10 +92,35 @@ def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
     """
     import html
 
+    svgs = {caption: drawing.svg() for caption, drawing in drawings.items()}
     cells = "".join(
         '<div style="flex:0 1 auto;max-width:100%;margin:0 24px 12px 0">'
         f'<div style="font:bold 14px sans-serif;margin-bottom:4px">{html.escape(caption)}</div>'
-        f"{fit_to_page(drawing.svg(), page_width)}</div>"
-        for caption, drawing in drawings.items()
+        f"{fit_to_page(svg, page_width, image=True)}</div>"
+        for caption, svg in svgs.items()
     )
-    return SideBySide(f'<div class="micrograd-side-by-side" style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>')
+    row = f'<div class="micrograd-side-by-side" style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>'
+    return SideBySide(row, _stacked_svg(svgs))
+
+
+def _stacked_svg(svgs):
+    """One SVG document: each drawing under its caption, one under the other, at its own size."""
+    import html
+
+    parts, top, widest = [], 0.0, 0.0
+    for caption, svg in svgs.items():
+        svg = svg[svg.index("<svg") :]
+        width, height = svg_size(svg)
+        root = _ROOT.search(svg).group(0)
+        placed = re.sub(rf"\b(width|height){_LENGTH}", lambda m: f'{m.group(1)}="{width if m.group(1) == "width" else height:.0f}"', root)
+        placed = placed.replace("<svg", f'<svg x="0" y="{top + _CAPTION_PX:.0f}"', 1)
+        parts.append(
+            f'<text x="0" y="{top + 15:.0f}" font-family="sans-serif" font-size="14" font-weight="bold">'
+            f"{html.escape(caption)}</text>" + svg.replace(root, placed, 1)
+        )
+        top += _CAPTION_PX + height + 12
+        widest = max(widest, width)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'width="{widest:.0f}px" height="{top:.0f}px" viewBox="0 0 {widest:.0f} {top:.0f}">{"".join(parts)}</svg>'
+    )
