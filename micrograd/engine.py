@@ -55,7 +55,8 @@ class Value:
     @classmethod
     def from_op(cls, data, inputs, local_grads, op):
         """The output of a custom operation; ``local_grads[i]`` is d(output)/d(inputs[i])."""
-        return result_node(*checks.custom_op(data, inputs, local_grads, op, Value), op)
+        data, inputs, local_grads = checks.custom_op(data, inputs, local_grads, op, Value)
+        return result_node(data, inputs, _bounded(local_grads), op)
 
     label = property(lambda self: getattr(self, "_label", ""),  # no __dict__ made for unlabelled nodes
                      lambda self, text: setattr(self, "_label", checks.label(text)))
@@ -121,7 +122,7 @@ class Value:
         if other.data == 0.0:
             raise checks.divide_by_zero(self.data)
         out = self.data / other.data
-        return result_node(out, (self, other), (1.0 / other.data, -out / other.data), "/")
+        return result_node(out, (self, other), _bounded((1.0 / other.data, -out / other.data)), "/")
 
     def __neg__(self):  # d/da (-a) = -1
         return result_node(-self.data, (self,), _NEG, "neg")
@@ -131,11 +132,11 @@ class Value:
         if isinstance(n, Value):
             checks.value_exponent(x)
             out = _power(x, n.data)
-            return result_node(out, (self, n), (n.data * _power(x, n.data - 1), out * math.log(x)), "**")
+            return result_node(out, (self, n), _bounded((n.data * _power(x, n.data - 1), out * math.log(x))), "**")
         if (n := checks.exponent(n, x)) is None:
             return NotImplemented
         local = n * _power(x, n - 1) if n else 0.0
-        return result_node(_power(x, n), (self,), (local,), f"**{n:g}")
+        return result_node(_power(x, n), (self,), _bounded((local,)), f"**{n:g}")
 
     __radd__, __rsub__, __rmul__ = map(_swapped, (__add__, __sub__, __mul__))
     __rtruediv__, __rpow__ = map(_swapped, (__truediv__, __pow__))
@@ -151,7 +152,7 @@ class Value:
     def log(self):  # d/dx ln x = 1/x
         if self.data <= 0.0:
             raise checks.log_domain(self.data)
-        return result_node(math.log(self.data), (self,), (1.0 / self.data,), "log")
+        return result_node(math.log(self.data), (self,), _bounded((1.0 / self.data,)), "log")
 
     def tanh(self):  # d/dx tanh x = 1 - tanh² x
         t = math.tanh(self.data)
@@ -186,14 +187,14 @@ class Value:
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream = node.grad
             local_grads = node._local_grads
-            if local_grads is None:
-                if upstream != 0.0:
-                    node._backward()  # a node made the lecture's way: its own function does the step
+            if upstream == 0.0:  # local * 0 adds nothing (a dead ReLU's whole neuron) ...
+                if type(local_grads) is _Unbounded:
+                    reached = math.nan  # ... but 0 * inf is no number: the check below says where
                 continue
-            total = sum(local_grads)  # one C call, where a check per input would be a loop
-            if upstream == 0.0 and -math.inf < total < math.inf:
-                continue  # local * 0 adds nothing (a dead ReLU's whole neuron); 0 * inf is no number
-            reached += upstream * total
+            if local_grads is None:
+                node._backward()  # a node made the lecture's way: its own function does the step
+                continue
+            reached += upstream * sum(local_grads)  # one C call, where a check per input would be a loop
             for child, local in zip(node._inputs, local_grads):
                 child.grad += local * upstream  # the chain rule
         if not -math.inf < reached < math.inf:
@@ -202,6 +203,22 @@ class Value:
     def __repr__(self):
         label = f", label={self.label!r}" if self.label else ""
         return f"Value(data={self.data}, grad={self.grad}{label})"
+
+
+class _Unbounded(tuple):
+    """Local derivatives of which one is infinite (x ** 0.5 at 0, log of a subnormal): backward()
+    may not skip such a node when its gradient is 0, since 0 × ∞ has no value."""
+
+    __slots__ = ()
+
+
+def _bounded(local_grads):
+    """The local derivatives as they are, marked ``_Unbounded`` if one is infinite or nan; only the
+    ops whose derivative can be (/, **, log, from_op) ask, so + and * pay nothing."""
+    for local in local_grads:
+        if not -math.inf < local < math.inf:
+            return _Unbounded(local_grads)
+    return local_grads
 
 
 def result_node(data, inputs, local_grads, op):
