@@ -180,8 +180,9 @@ def stable_order(inputs, digests=None):
 class GraphView:
     """A graph as the package's Values: the graph itself, or a mirror of a foreign one."""
 
-    def __init__(self, root, originals=None):
+    def __init__(self, root, originals=None, refreshable=True):
         self.root = root
+        self._refreshable = refreshable  # False: numbers read once (a PyTorch graph's)
         self._originals = originals  # [(original, mirror)] in topological order, None: not a mirror
         if originals is not None:
             self._mirror = {id(original): mirror for original, mirror in originals}
@@ -210,6 +211,8 @@ class GraphView:
 
     def refresh(self):
         """Copy data and grad from the originals into the mirror again (after their code ran)."""
+        if not self._refreshable:
+            return
         for original, mirror in self._originals or ():
             mirror.data = _number(original, "data")
             mirror.grad = _number(original, "grad", 0.0)
@@ -364,6 +367,4 @@ def _read_torch_graph(root, caller):
             setattr(value, NOT_KEPT, tuple(not_kept))
         mirror[id(fn)] = value
         originals.append((tensor if tensor is not None else fn, value))
-    view = GraphView(mirror[id(start)], originals)
-    view.refresh = lambda: None  # its numbers are the tensors', read once
-    return view
+    return GraphView(mirror[id(start)], originals, refreshable=False)
