@@ -226,7 +226,6 @@ def test_my_backward_step_names_its_own_grad_set_to_1_and_recursion(swap, words)
 
 
 def test_a_wrong_gradient_shows_the_learners_graph_with_the_wrong_node():
-    pytest.importorskip("micrograd.exercises.figures")
     verdict = check.my_backward_step(load(STEP_SOLUTION, ("child.grad += local * self.grad", "child.grad = local * self.grad")))
     assert "micrograd-verdict-figure" in verdict.figure and "expected 2.0" in verdict.figure
     assert verdict.figure not in verdict.message and verdict.to_dict()["message"] == verdict.message

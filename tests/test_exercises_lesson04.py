@@ -249,7 +249,6 @@ def test_backward_seeded_after_the_walk_is_told_so():
 
 
 def test_backward_wrong_gradients_show_the_graph():
-    pytest.importorskip("micrograd.exercises.figures")
     verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad = local * node.grad"))[1])
     assert "micrograd-verdict-figure" in verdict.figure and "expected 2.0" in verdict.figure
 
