@@ -296,7 +296,8 @@ def my_train(model, xs, ys, steps, lr):
     losses = []
     for k in range(steps):
         loss = sum_of_squares([model(x) for x in xs], ys)
-        model.zero_grad()
+        for p in model.parameters():
+            p.grad = 0.0
         loss.backward()
         for p in model.parameters():
             p.data -= lr * p.grad

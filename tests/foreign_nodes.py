@@ -180,3 +180,192 @@ def twice_used(cls):
     """c = a * w + a: a is used twice, so its gradient is a sum of two contributions."""
     a, w = make_leaf(cls, 3.0, "a"), make_leaf(cls, 2.0, "w")
     return a * w + a, {"a": a, "w": w}
+
+
+# The lecture's micrograd as a learner types it into lessons 3 to 6's build-it cells, named as the
+# cells name it: the complete Value of the lecture's last cell (closures with +=, inputs in a set,
+# a recursive build_topo in backward()), then the lecture's topological order, Neuron/Layer/MLP and loop.
+LECTURE_MY_VALUE = '''
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, MyValue) else MyValue(other)
+        out = MyValue(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, MyValue) else MyValue(other)
+        out = MyValue(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def __pow__(self, other):
+        assert isinstance(other, (int, float)), "only supporting int/float powers for now"
+        out = MyValue(self.data**other, (self,), f"**{other}")
+
+        def _backward():
+            self.grad += other * (self.data ** (other - 1)) * out.grad
+        out._backward = _backward
+        return out
+
+    def __rmul__(self, other):  # other * self
+        return self * other
+
+    def __truediv__(self, other):  # self / other
+        return self * other**-1
+
+    def __neg__(self):  # -self
+        return self * -1
+
+    def __sub__(self, other):  # self - other
+        return self + (-other)
+
+    def __radd__(self, other):  # other + self
+        return self + other
+
+    def tanh(self):
+        x = self.data
+        t = (math.exp(2 * x) - 1) / (math.exp(2 * x) + 1)
+        out = MyValue(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+        out._backward = _backward
+        return out
+
+    def exp(self):
+        x = self.data
+        out = MyValue(math.exp(x), (self,), "exp")
+
+        def _backward():
+            self.grad += out.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+        build_topo(self)
+
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+'''
+
+LECTURE_AUTOGRAD = '''
+def my_topological_order(root):
+    topo = []
+    visited = set()
+
+    def build_topo(v):
+        if v not in visited:
+            visited.add(v)
+            for child in v._prev:
+                build_topo(child)
+            topo.append(v)
+    build_topo(root)
+    return topo
+
+
+def my_backward(root):
+    order = my_topological_order(root)
+    root.grad = 1.0
+    for node in reversed(order):
+        node._backward()
+'''
+
+LECTURE_NN = '''
+import random
+
+
+class MyNeuron:
+    def __init__(self, nin):
+        self.w = [MyValue(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = MyValue(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        out = act.tanh()
+        return out
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class MyLayer:
+    def __init__(self, nin, nout):
+        self.neurons = [MyNeuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MyMLP:
+    def __init__(self, nin, nouts):
+        sz = [nin] + nouts
+        self.layers = [MyLayer(sz[i], sz[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+'''
+
+LECTURE_TRAIN = '''
+def my_train(model, xs, ys, steps, lr):
+    losses = []
+    for k in range(steps):
+        ypred = [model(x) for x in xs]
+        loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
+        for p in model.parameters():
+            p.grad = 0.0
+        loss.backward()
+        for p in model.parameters():
+            p.data += -lr * p.grad
+        losses.append(loss.data)
+    return losses
+'''
+
+
+def lecture_micrograd():
+    """The lecture's micrograd, run as lessons 3 to 6 run their build-it cells: one namespace."""
+    namespace = {}
+    for source in (LECTURE_MY_VALUE, LECTURE_AUTOGRAD, LECTURE_NN, LECTURE_TRAIN):
+        exec(source, namespace)
+    return namespace

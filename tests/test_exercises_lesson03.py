@@ -233,3 +233,39 @@ def test_a_wrong_gradient_shows_the_learners_graph_with_the_wrong_node():
     verdict = check.walk_by_hand(L, [L, d, e])
     assert verdict.status == "failed" and "micrograd-verdict-figure" in verdict.figure
     assert check.my_backward_step(load(STEP_SOLUTION)).figure == ""
+
+
+# The lecture's way: _backward closures with +=, inputs in a set, no local derivatives recorded.
+
+from foreign_nodes import LECTURE_MY_VALUE, lecture_micrograd  # noqa: E402
+
+
+def test_the_lectures_value_passes_the_backward_step_and_is_told_why_the_lesson_records_numbers():
+    verdict = check.my_backward_step(lecture_micrograd()["MyValue"])
+    assert verdict.passed, verdict.message
+    assert "the lecture's way" in verdict.message and "_local_grads" in verdict.message
+
+
+def test_the_lectures_value_passes_the_walk_by_hand():
+    MyValue = lecture_micrograd()["MyValue"]
+    a, b, c, f = MyValue(2.0, label="a"), MyValue(-3.0, label="b"), MyValue(10.0, label="c"), MyValue(-2.0, label="f")
+    e = a * b
+    d = e + c
+    L = d * f
+    assert check.walk_by_hand(L, [L, d, e]).passed
+
+
+def test_the_template_with_closures_in_place_of_its_local_grads_passes():
+    # A learner who keeps the template's class but writes the lecture's closures, leaving local_grads = ... as given.
+    namespace = {}
+    exec(LECTURE_MY_VALUE.replace('self._op = _op\n', 'self._op = _op\n        self._local_grads = ...\n'), namespace)
+    assert check.my_backward_step(namespace["MyValue"]).passed
+
+
+def test_the_lectures_value_with_equals_for_plus_equals_is_told_so():
+    wrong = LECTURE_MY_VALUE.replace("self.grad += 1.0 * out.grad", "self.grad = 1.0 * out.grad").replace(
+        "other.grad += 1.0 * out.grad", "other.grad = 1.0 * out.grad")
+    namespace = {}
+    exec(wrong, namespace)
+    verdict = check.my_backward_step(namespace["MyValue"])
+    assert verdict.status == "failed" and "the gradients from the two uses must add up" in verdict.message, verdict.message

@@ -268,3 +268,11 @@ def test_sin_op_explains_from_op(sin, words):
     verdict = check.sin_op(sin)
     assert verdict.status == "failed" and words in verdict.message, verdict.message
     assert "_children=()" not in verdict.message  # not the constructor's signature
+
+
+def test_the_lectures_build_topo_and_backward_pass():
+    from foreign_nodes import lecture_micrograd
+
+    namespace = lecture_micrograd()
+    assert check.my_topological_order(namespace["my_topological_order"]).passed
+    assert check.my_backward(namespace["my_backward"]).passed

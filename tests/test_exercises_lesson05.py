@@ -105,8 +105,11 @@ def test_my_mlp_accepts_the_solution():
     assert verdict.passed and "41 parameters" in verdict.message
 
 
-def test_my_mlp_accepts_a_layer_that_always_returns_a_list():
-    assert check.my_mlp(*load_nn(NN_SOLUTION, ("return outs[0] if len(outs) == 1 else outs", "return outs"))).passed
+def test_my_mlp_rejects_a_layer_that_returns_a_list_for_one_neuron():
+    # Lesson 5's own later cell calls net(x).backward(), and lesson 6 puts net(x) in a loss: a list breaks both.
+    verdict = check.my_mlp(*load_nn(NN_SOLUTION, ("return outs[0] if len(outs) == 1 else outs", "return outs")))
+    assert verdict.status == "failed"
+    assert "returns a list holding its one output" in verdict.message and "outs[0]" in verdict.message
 
 
 def test_my_mlp_untouched_is_not_attempted():
@@ -181,3 +184,10 @@ def test_my_mlp_with_every_layer_on_nin_inputs_names_the_slip():
     swap = ("self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]", "self.layers = [MyLayer(nin, n) for n in nouts]")
     verdict = check.my_mlp(*load_nn(NN_SOLUTION, swap))
     assert verdict.status == "failed" and "every layer is made with 3 inputs" in verdict.message
+
+
+def test_the_lectures_neuron_layer_and_mlp_on_the_lectures_value_pass():
+    from foreign_nodes import lecture_micrograd
+
+    namespace = lecture_micrograd()
+    assert check.my_mlp(namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"]).passed

@@ -46,12 +46,14 @@ def test_first_update_untouched_is_not_attempted():
 
 from micrograd.losses import mse, sum_of_squares  # noqa: E402
 
+ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 RIGHT = """
 def my_train(model, xs, ys, steps, lr):
     losses = []
     for k in range(steps):
         loss = sum_of_squares([model(x) for x in xs], ys)
-        model.zero_grad()
+        for p in model.parameters():
+            p.grad = 0.0
         loss.backward()
         for p in model.parameters():
             p.data -= lr * p.grad
@@ -84,10 +86,25 @@ def test_training_loop_accepts_a_right_loop_and_shows_the_forgotten_zeroing():
     assert "without zero_grad ends at" in verdict.message
 
 
-def test_training_loop_accepts_manual_zeroing_and_loss_values():
-    source = RIGHT.replace("        model.zero_grad()\n", "        for p in model.parameters():\n            p.grad = 0.0\n")
-    source = source.replace("losses.append(loss.data)", "losses.append(loss)")
-    assert check.my_training_loop(loop(source)).passed
+def test_training_loop_is_run_on_a_model_with_what_my_mlp_has():
+    # Lesson 6 ends by training the learner's MyMLP, which has parameters() and __call__ but no zero_grad:
+    # a loop calling model.zero_grad() would pass on the package's MLP and then fail there.
+    verdict = check.my_training_loop(loop(RIGHT, (ZERO, "        model.zero_grad()\n")))
+    assert verdict.status == "failed", verdict.message
+    assert "MyMLP of lesson 5 does not" in verdict.message
+    assert "for p in model.parameters(): p.grad = 0.0" in verdict.message
+
+
+def test_training_loop_wants_numbers_not_values_in_its_losses():
+    # The lesson's last cell prints my_losses[k] with a float format, which a MyValue does not take.
+    verdict = check.my_training_loop(loop(RIGHT, ("losses.append(loss.data)", "losses.append(loss)")))
+    assert verdict.status == "failed" and "losses.append(loss.data)" in verdict.message, verdict.message
+
+
+def test_the_forgotten_zeroing_is_told_what_works_on_my_mlp():
+    verdict = check.my_training_loop(loop(RIGHT, (ZERO, "")))
+    assert "the gradients are never zeroed" in verdict.message
+    assert "zero_grad()" not in verdict.message.split("never zeroed")[1], verdict.message
 
 
 def test_training_loop_untouched_is_not_attempted():
@@ -97,10 +114,10 @@ def test_training_loop_untouched_is_not_attempted():
 @pytest.mark.parametrize(
     "swaps, words",
     [
-        ((("        model.zero_grad()\n", ""),), "the gradients are never zeroed"),
-        ((("        model.zero_grad()\n        loss.backward()\n", "        loss.backward()\n        model.zero_grad()\n"),),
+        (((ZERO, ""),), "the gradients are never zeroed"),
+        (((ZERO + "        loss.backward()\n", "        loss.backward()\n" + ZERO),),
          "the loss never changes"),
-        ((("        model.zero_grad()\n", ""), ("        losses.append(loss.data)", "        model.zero_grad()\n        losses.append(loss.data)")),
+        (((ZERO, ""), ("        losses.append(loss.data)", ZERO + "        losses.append(loss.data)")),
          "zeroed after the update"),
         ((("p.data -= lr * p.grad", "p.data += lr * p.grad"),), "the loss goes up"),
         ((("p.data -= lr * p.grad", "p.data -= p.grad"),), "its whole gradient"),
@@ -136,3 +153,16 @@ def test_training_loop_with_mse_is_told_it_is_the_mean():
     verdict = check.my_training_loop(loop(RIGHT, ("sum_of_squares(", "mse(")))
     assert verdict.status == "failed" and "mean of the squared errors" in verdict.message
     assert "before its update" not in verdict.message
+
+
+def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():
+    # The check runs the loop on a model with only what MyMLP has; the same loop then trains the lecture's own MyMLP.
+    import random
+
+    from foreign_nodes import lecture_micrograd
+
+    namespace = lecture_micrograd()
+    assert check.my_training_loop(namespace["my_train"]).passed
+    random.seed(0)
+    losses = namespace["my_train"](namespace["MyMLP"](3, [4, 4, 1]), check._XS, check._YS, 5, 0.05)
+    assert all(isinstance(loss, float) for loss in losses) and losses[-1] < losses[0]

@@ -75,6 +75,7 @@ SEED_AND_WALK = (
 )
 LOSS = "        loss = sum_of_squares([model(x) for x in xs], ys)\n"
 STEP_LOOP = "    for k in range(steps):\n" + LOSS
+ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 
 RECURSIVE_BACKWARD = '''
 def my_backward(root):
@@ -245,9 +246,18 @@ CATALOGUE = [
     pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
                  lambda: load_nn_on(STEP_SOLUTION, NN_SOLUTION),
                  "can't be multiplied by one", id="nn-own-value-without-plain-numbers"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("return outs[0] if len(outs) == 1 else outs", "return outs")),
+                 "returns a list holding its one output", id="nn-layer-returns-a-list-for-one-neuron"),
     # Lesson 6: the training loop -----------------------------------------------------------------
-    pytest.param("training loop", lesson06.my_training_loop, lambda: train(("        model.zero_grad()\n", "")),
+    pytest.param("training loop", lesson06.my_training_loop, lambda: train((ZERO, "")),
                  "never zeroed", id="train-forgets-zero-grad"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((ZERO, "        model.zero_grad()\n")),
+                 "the MyMLP of lesson 5 does not", id="train-calls-zero-grad-which-my-mlp-lacks"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("losses.append(loss.data)", "losses.append(loss)")),
+                 "append the number, losses.append(loss.data)", id="train-keeps-the-losses-as-values"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train(("p.data -= lr * p.grad", "p.data += lr * p.grad")),
                  "move against its gradient", id="train-update-sign"),
@@ -261,12 +271,10 @@ CATALOGUE = [
                  lambda: train((STEP_LOOP, "    loss = sum_of_squares([model(x) for x in xs], ys)\n    for k in range(steps):\n")),
                  "computed once, before the loop", id="train-forward-pass-outside-the-loop"),
     pytest.param("training loop", lesson06.my_training_loop,
-                 lambda: train(("        model.zero_grad()\n", ""),
-                               ("        losses.append(loss.data)", "        model.zero_grad()\n        losses.append(loss.data)")),
+                 lambda: train((ZERO, ""), ("        losses.append(loss.data)", ZERO + "        losses.append(loss.data)")),
                  "zeroed after the update", id="train-zero-grad-at-the-end"),
     pytest.param("training loop", lesson06.my_training_loop,
-                 lambda: train(("        model.zero_grad()\n        loss.backward()\n",
-                                "        loss.backward()\n        model.zero_grad()\n")),
+                 lambda: train((ZERO + "        loss.backward()\n", "        loss.backward()\n" + ZERO)),
                  "no parameter moves", id="train-zero-grad-between-backward-and-update"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train(("p.data -= lr * p.grad", "p.data -= 0.1 * p.grad")),

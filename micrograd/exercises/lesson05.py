@@ -34,13 +34,6 @@ def _fill(parameters, offset=0):
         p.data = 0.9 * math.sin(1.7 * (k + offset) + 0.3)
 
 
-def _single(out):
-    """A layer or model's output: a Value, or a list holding one."""
-    if isinstance(out, (list, tuple)) and len(out) == 1:
-        return out[0]
-    return out
-
-
 def _value_problem(out, what):
     if is_value_like(out):
         return None
@@ -191,7 +184,11 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
     _fill(linear_out.parameters(), offset=5)
     xs, _ = four_samples()
     for x in xs:
-        got = _single(attempt("MyMLP.__call__", lambda: model(x)))
+        got = attempt("MyMLP.__call__", lambda: model(x))
+        if isinstance(got, (list, tuple)) and len(got) == 1 and is_value_like(got[0]):
+            return failed(f"MyMLP(3, [4, 4, 1])({x}) returns a list holding its one output; return the output itself "
+                          "when a layer has one neuron (in MyLayer: outs[0] if len(outs) == 1 else outs): the lessons "
+                          "call net(x).backward() and put net(x) in a loss, which a list can't do")
         problem = _value_problem(got, f"MyMLP(3, [4, 4, 1])({x})")
         if problem:
             return failed(problem)

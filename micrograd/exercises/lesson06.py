@@ -35,6 +35,33 @@ def _model(stale=True):
     return model
 
 
+class _ShapedLikeMyMLP:
+    """The lesson's MLP seen through what lesson 5's MyMLP has: calling it, and parameters().
+
+    The lesson ends by training the learner's own MyMLP with their my_train, so the check gives
+    my_train nothing more: a loop that calls model.zero_grad() would pass on the package's MLP
+    and then fail on MyMLP.
+    """
+
+    def __init__(self, model):
+        self._model = model
+
+    def __call__(self, x):
+        return self._model(x)
+
+    def parameters(self):
+        return self._model.parameters()
+
+
+_NO_ZERO_GRAD = ("your loop calls model.zero_grad(), which the package's MLP has but the MyMLP of lesson 5 does not "
+                 "(it has parameters() and calling it), and this lesson ends by training your MyMLP with my_train. "
+                 "Zero the gradients through parameters(): for p in model.parameters(): p.grad = 0.0")
+
+
+def _calls_missing_zero_grad(error):
+    return isinstance(error, AttributeError) and "zero_grad" in str(error)
+
+
 @functools.lru_cache(maxsize=None)
 def _losses(slip=None, lr=_LR, stale=True):
     """The losses of the loop (or a slip of it) on a fresh copy of the lesson's network: the same every time."""
@@ -62,7 +89,7 @@ def _loop(model, steps, lr, slip=None):
 
 _SLIP_MESSAGES = {
     "no zero_grad": ("the gradients are never zeroed. backward() adds to .grad, so every step follows the sum of all "
-                     "the gradients so far: call model.zero_grad() before loss.backward()"),
+                     "the gradients so far: before loss.backward(), for p in model.parameters(): p.grad = 0.0"),
     "zero at the end": ("the gradients are zeroed after the update, so the first step used gradients left over from "
                         "before the loop: zero them before backward()"),
     "uphill": "the loss goes up: each parameter must move against its gradient, p.data -= lr * p.grad",
@@ -111,7 +138,12 @@ def my_training_loop(train):
         return failed(f"pass the function itself, check.my_training_loop(my_train), not {type(train).__name__}")
     theirs, mine = _model(), _model()
     start = [p.data for p in theirs.parameters()]
-    got = train(theirs, _XS, _YS, _STEPS, _LR)
+    try:
+        got = train(_ShapedLikeMyMLP(theirs), _XS, _YS, _STEPS, _LR)
+    except AttributeError as error:
+        if not _calls_missing_zero_grad(error):
+            raise
+        return failed(_NO_ZERO_GRAD)
     want = _loop(mine, _STEPS, _LR)  # run here, for the parameters to compare with
     if got is None:
         return failed("it returns None; return the list of losses, one per step")
@@ -120,6 +152,10 @@ def my_training_loop(train):
         return failed(f"it returns {type(got).__name__}; return a list with the loss of each step")
     if len(got_numbers) != _STEPS:
         return failed(f"asked for {_STEPS} steps, it returned {len(got_numbers)} losses; one loss per step")
+    if any(hasattr(v, "grad") for v in got):
+        return failed("it returns the losses as Values (losses.append(loss)); append the number, losses.append(loss.data): "
+                      "the lesson prints and plots them as numbers, and a list of Values would keep every step's "
+                      "whole graph in memory")
     params_ok = all(close(a.data, b.data, 1e-9) for a, b in zip(theirs.parameters(), mine.parameters()))
     if params_ok and all(close(g, w, 1e-9) for g, w in zip(got_numbers, want)):
         without_zeroing = _losses("no zero_grad", stale=False)
@@ -147,7 +183,7 @@ def my_training_loop(train):
     if not close(got_numbers[0], want[0], 1e-9):
         return failed(_first_loss_problem(got_numbers[0], want))
     return failed(f"after {_STEPS} steps the loss is {got_numbers[-1]:.6g}, the loop gives {want[-1]:.6g}: each step "
-                  "should be forward, loss, zero_grad, backward, then p.data -= lr * p.grad for every parameter")
+                  "should be forward, loss, zero every p.grad, backward, then p.data -= lr * p.grad for every parameter")
 
 
 # double(x): one weight learns to double its input.
