@@ -32,7 +32,8 @@ def test_slope_at_minus_one_accepts_measured_and_exact_slopes():
         (50.0, "nudge x = -1"),
         ("-10", "(str)"),
         (float("nan"), "finite"),
-        (Value(-10.0), "(Value)"),
+        (Value(12.0), "height of the curve"),  # a Value is read by its number, as every checker reads one
+        ([-10.0], "(list)"),
     ],
 )
 def test_slope_at_minus_one_explains_wrong_answers(answer, words):

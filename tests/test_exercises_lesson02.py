@@ -51,7 +51,7 @@ def test_neuron_graph_accepts_another_order_of_operands():
         (neuron(label_all=False), "label every node"),
         (neuron(b=6.88), "b holds 6.88"),
         (neuron(x2w2_op="+"), "x2*w2"),
-        (neuron() + Value(B, label="b2"), "is b added once"),
+        (neuron() + Value(B, label="b2"), "b added once"),
         (0.8813735870195432, "build it from the Values"),
         (Value(2.0, label="x1") * Value(-3.0, label="w1"), "no leaf labelled x2, w2, b"),
     ],

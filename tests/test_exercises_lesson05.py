@@ -29,7 +29,8 @@ def test_parameter_count_accepts_the_layer_formula():
         (lambda nin, nouts: sum(k * m for k, m in _sizes(nin, nouts)) + len(nouts), "one bias per layer"),
         (lambda nin, nouts: sum((nin + 1) * m for m in nouts), "not per model input"),
         (lambda nin, nouts: 41, "parameter_count(2, [16, 16, 1]) gives 41"),  # the lesson's number typed in
-        (lambda nin, nouts: 41.0, "(float)"),
+        (lambda nin, nouts: 41.0, "parameter_count(2, [16, 16, 1]) gives 41"),  # a whole float is read as a count
+        (lambda nin, nouts: 40.5, "not a whole number"),
         (lambda nin, nouts: nouts[5], "IndexError"),
     ],
 )
@@ -58,7 +59,8 @@ def test_neuron_nodes():
         (23, "one more than the lecture's neuron"),
         (8, "the package's Neuron"),
         (3, "hint"),
-        (8.0, "(float)"),
+        (8.0, "the package's Neuron"),  # a whole float is read as a count, as lesson 10 reads one
+        (8.5, "not a whole number"),
         (True, "(bool)"),
     ]:
         verdict = check.neuron_nodes(answer)

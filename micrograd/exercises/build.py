@@ -7,7 +7,7 @@ attempted".
 """
 
 from ..graphs import inputs_of, post_order
-from .checking import failed, not_attempted
+from .checking import as_number, failed, not_attempted
 
 __all__ = [
     "Unwritten",
@@ -74,7 +74,8 @@ def check_classes(classes, call, untouched, check, pieces):
 
 def fmt(x):
     """A number as a learner reads it: 6.0, -0.5, 0.7071."""
-    x = getattr(x, "data", x)
+    number = as_number(x)
+    x = x if number is None else number
     if isinstance(x, float):
         return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
     return repr(x)

@@ -20,6 +20,11 @@ __all__ = [
     "VERDICT_MIME",
     "checker",
     "close",
+    "as_number",
+    "as_whole_number",
+    "decimals_kept",
+    "number_problem",
+    "whole_number_problem",
     "not_attempted",
     "passed",
     "failed",
@@ -178,7 +183,114 @@ def exercise_titles(lesson):
 
 def close(answer, expected, tol=1e-6):
     """Is a numeric answer within tol (absolute or relative) of expected?"""
-    answer = getattr(answer, "data", answer)
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+    answer = as_number(answer)
+    if answer is None:
         return False
     return math.isclose(answer, expected, rel_tol=tol, abs_tol=tol)
+
+
+# Reading an answer: one way for every checker ------------------------------------------------
+
+
+def _from_array_library(x):
+    """Is x one of numpy's (or PyTorch's) objects?  Told by its module, so neither is imported here."""
+    return type(x).__module__.split(".")[0] in ("numpy", "torch")
+
+
+def as_number(answer):
+    """The one real number an answer stands for (an int or a float), or None if it is not one.
+
+    Taken as numbers: ints and floats; numpy's scalars and 0-d arrays and a PyTorch scalar
+    (``np.float64(2.5)``, ``np.tanh(np.dot(w, x) + b)``, ``np.trace(m) / m.sum()``), read with
+    ``.item()``; and a Value of any micrograd-style class (the package's, the learner's own, the
+    lecture's), read from its ``.data`` the same way.  A bool is a yes or no, not a number.
+    numpy's scalars are checked before anything reads ``.data``: theirs is a memoryview of their bytes.
+    """
+    for _ in range(2):  # the answer itself, then the number a Value holds in .data
+        if isinstance(answer, bool):
+            return None
+        if _from_array_library(answer):
+            if getattr(answer, "shape", None) != ():
+                return None
+            answer = answer.item()
+            return None if isinstance(answer, bool) or not isinstance(answer, numbers.Real) else answer
+        if isinstance(answer, numbers.Real):
+            return answer
+        if isinstance(answer, (str, bytes)) or not hasattr(answer, "data"):
+            return None
+        answer = answer.data
+    return None
+
+
+def as_whole_number(answer):
+    """An answer that is a count as an int (7, 7.0, np.int64(7), np.float64(7.0)), or None."""
+    number = as_number(answer)
+    if isinstance(number, numbers.Integral):
+        return int(number)
+    if number is not None and math.isfinite(number) and float(number).is_integer():
+        return int(number)
+    return None
+
+
+def decimals_kept(answer, exact, fewest=1):
+    """How many decimals of ``exact`` the answer gives, as a lesson prints numbers, or None.
+
+    An answer typed from a printed number (-8.726 for -8.726304, 2.30 for 2.302585) is exact to the
+    decimals it has: rounded or cut off there, so within one unit of its last decimal.  ``fewest`` is
+    the fewest decimals that still tell the right answer from the slips a checker knows.
+    """
+    number = as_number(answer)
+    if number is None or not math.isfinite(number):
+        return None
+    text = repr(float(number))
+    if "e" in text or "." not in text:
+        return None
+    decimals = len(text.split(".")[1])
+    if decimals < fewest:
+        return None
+    return decimals if abs(number - exact) < 10.0**-decimals else None
+
+
+def _given(answer):
+    """What an answer is, in a learner's words: the thing itself, its type, and why it is not a number."""
+    shown = repr(answer)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    kind = type(answer).__name__
+    shape = getattr(answer, "shape", None) if _from_array_library(answer) else None
+    if answer is None:
+        return "None (NoneType), nothing: a function without a return statement gives None"
+    if isinstance(answer, bool) or (shape == () and isinstance(answer.item(), bool)):
+        return f"{answer} ({kind}), a yes or no, not a number"
+    if isinstance(answer, (str, bytes)):
+        return f"{shown} ({kind}), text: write the number without quotes"
+    if shape is not None and shape != ():
+        return (f"{shown} ({kind} of shape {tuple(shape)}): one number belongs here, not an array "
+                "(take the number out with .item(), or index it)")
+    if isinstance(answer, (list, tuple, set, frozenset, dict)):
+        return f"{shown} ({kind}): one number belongs here, not a {kind} of them"
+    number = as_number(answer)
+    if number is not None and not math.isfinite(number):
+        return f"{number}, not a finite number"
+    if hasattr(answer, "data") and number is None:
+        return f"{shown} ({kind}), whose .data is {getattr(answer, 'data')!r:.40}, not a number"
+    return f"{shown} ({kind})"
+
+
+def number_problem(answer, what="your answer is", want="give one number, e.g. 1.5", finite=True):
+    """None when answer is one real number (finite unless finite is False); else what was
+    given and what is expected, e.g. "your answer is [2.3] (a list of 1): one number belongs
+    here, not a collection of them; give one number, e.g. 1.5"."""
+    number = as_number(answer)
+    if number is not None and (math.isfinite(number) or not finite):
+        return None
+    return f"{what} {_given(answer)}; {want}"
+
+
+def whole_number_problem(answer, what="your answer is", want="give a whole number, e.g. 41"):
+    """None when answer is a count (a whole number); else what was given and what is expected."""
+    if as_whole_number(answer) is not None:
+        return None
+    number = as_number(answer)
+    if number is not None and math.isfinite(number):
+        return f"{what} {number:g}, not a whole number; {want}"
+    return f"{what} {_given(answer)}; {want}"

@@ -6,9 +6,8 @@ against the exact slope it should approach.
 """
 
 import math
-import numbers
 
-from .checking import checker, close, failed, passed
+from .checking import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["slope_at_minus_one", "slope_function", "two_input_slopes"]
 
@@ -26,13 +25,12 @@ def _lesson_f_slope(x):
     return 6 * x - 4  # power rule on 3x² − 4x + 5
 
 
-def _not_a_number(answer):
-    """A failure message when answer is not a plain number, else None."""
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return f"your answer is {answer!r} ({type(answer).__name__}); the answer is one number, e.g. 1.5"
-    if not math.isfinite(answer):
-        return f"your answer is {answer}; a slope of this smooth curve is a finite number (is h zero?)"
-    return None
+def _not_a_number(answer, what="your answer is", want="the answer is one number, e.g. 1.5"):
+    """A failure message when answer is not one finite number, else None."""
+    number = as_number(answer)
+    if number is not None and not math.isfinite(number):
+        return f"{what} {number}; a slope of this smooth curve is a finite number (is h zero?)"
+    return number_problem(answer, what, want)
 
 
 def _measured(answer, expected, what):
@@ -47,6 +45,7 @@ def slope_at_minus_one(answer):
     problem = _not_a_number(answer)
     if problem:
         return failed(problem)
+    answer = as_number(answer)
     x = -1.0
     expected = _lesson_f_slope(x)
     if abs(answer - expected) <= _MEASURED_TOL:
@@ -80,8 +79,10 @@ def _difference_quotients(g, x, h):
 
 def _diagnose_slope(result, g, x, h):
     """Why result is not a difference quotient of g at x, or None if it is one."""
-    if _not_a_number(result):
-        return f"it returns {result!r} ({type(result).__name__}); return the slope, one finite number"
+    problem = _not_a_number(result, "it returns", "return the slope, one finite number")
+    if problem:
+        return problem
+    result = as_number(result)
     forward, central = _difference_quotients(g, x, h)
     if close(result, forward, 1e-9) or close(result, central, 1e-9):
         return None
@@ -129,9 +130,10 @@ def _lesson_g(x, y):
 @checker("Exercise 3: both slopes of g(x, y) at (1.5, -2)")
 def two_input_slopes(slope_x, slope_y):
     for name, answer in (("slope_x", slope_x), ("slope_y", slope_y)):
-        problem = _not_a_number(answer)
+        problem = _not_a_number(answer, f"{name} is")
         if problem:
-            return failed(f"{name}: {problem}")
+            return failed(problem)
+    slope_x, slope_y = as_number(slope_x), as_number(slope_y)
     x, y = 1.5, -2.0
     exact_x = 2 * x * y  # nudging x: y stays fixed, so x**2 * y changes like x**2 does
     exact_y = x**2 + 3  # nudging y: g is a straight line in y with this slope

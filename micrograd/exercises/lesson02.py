@@ -5,11 +5,11 @@ not just at the final number: a right number computed from plain floats
 has no graph to backpropagate through.
 """
 
-import numbers
+import math
 
 from ..engine import Value, topological_order
 from .build import attempt, check_classes, fmt, nodes_below, still_stub
-from .checking import checker, close, failed, passed
+from .checking import as_number, as_whole_number, checker, close, failed, passed, whole_number_problem
 
 __all__ = ["my_value", "neuron_graph", "division_local_grads", "count_nodes_and_edges"]
 
@@ -40,6 +40,12 @@ def _inputs_problem(node, expected, text):
         return f"{text}: _prev has the inputs the other way round; keep them in operand order, (self, other)"
     if any(not hasattr(p, "data") for p in prev):
         return f"{text}: _prev holds {prev!r:.60}; keep the input Values themselves, not their numbers"
+    if len(prev) == len(expected) and all(
+        p is not e and getattr(p, "data", None) == e.data for p, e in zip(prev, expected)
+    ):
+        return (f"{text}: _prev holds copies of the inputs (new values with the same numbers), not the inputs "
+                "themselves: keep (self, other), so that walking back from the result reaches the very Values "
+                "you made, and a gradient can reach them")
     return f"{text}: _prev has {len(prev)} entries; it should hold the {len(expected)} inputs, (self, other)"
 
 
@@ -217,7 +223,11 @@ def neuron_graph(n):
         return failed("n should contain the products x1*w1 and x2*w2: each input times its own weight")
     expected = sum(_NEURON_LEAVES[x] * _NEURON_LEAVES[w] for x, w in (("x1", "w1"), ("x2", "w2"))) + _NEURON_LEAVES["b"]
     if not close(n.data, expected, 1e-12):
-        return failed(f"n.data is {n.data!r}, but x1*w1 + x2*w2 + b gives a different number; is b added once?")
+        if close(n.data, math.tanh(expected), 1e-12):
+            return failed(f"n.data is {n.data!r}, tanh of x1*w1 + x2*w2 + b: this exercise's n is the sum itself, "
+                          f"{expected!r}, before any activation (the tanh comes in lesson 3, as o = n.tanh())")
+        return failed(f"n.data is {n.data!r}, but x1*w1 + x2*w2 + b gives {expected!r}: each input times its own "
+                      "weight, the two products added, and b added once")
     unlabelled = [node for node in nodes if node.op and not node.label]
     if n.label != "n" or unlabelled:
         return failed(
@@ -231,10 +241,10 @@ def _two_numbers(answer):
     if isinstance(answer, Value) or isinstance(answer, (str, bytes)):
         return None
     try:
-        values = list(answer)
+        values = [as_number(v) for v in answer]
     except TypeError:
         return None
-    if len(values) != 2 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values):
+    if len(values) != 2 or any(v is None for v in values):
         return None
     return [float(v) for v in values]
 
@@ -288,14 +298,26 @@ def _count(root):
 @checker("Exercise 3: nodes and edges of a * a + a")
 def count_nodes_and_edges(nodes, edges):
     for name, answer in (("nodes", nodes), ("edges", edges)):
-        if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
-            return failed(f"{name} is {answer!r}; give a whole number")
+        problem = whole_number_problem(answer, f"{name} is", "give a whole number, e.g. 7")
+        if problem:
+            return failed(problem)
+    nodes, edges = as_whole_number(nodes), as_whole_number(edges)
     a = Value(2.0, label="a")
     want_nodes, want_edges = _count(a * a + a)
+    operations = 2
     if (nodes, edges) == (want_nodes, want_edges):
         return passed("a is one node however often it is used; each use is an edge of its own")
+    if (nodes, edges) == (want_nodes + operations, want_edges + operations):
+        return failed(f"{nodes} nodes and {edges} edges are the shapes and arrows of the drawing: draw_dot draws each "
+                      "operation as a small circle of its own, with an arrow from it to the Value it makes. The circle "
+                      "is part of that Value's node and its arrow is not an input: count the Values (the leaf a and "
+                      "each result) and one edge per input of an operation")
+    if edges == want_edges + operations and nodes == want_nodes:
+        return failed(f"the {nodes} nodes are right; {edges} edges counts the drawing's arrows, and the arrow from an "
+                      "operation's circle to its result is not an input: one edge per input of an operation")
     if nodes != want_nodes:
         if nodes > want_nodes:
-            return failed(f"{nodes} nodes is too many: a Value is one node, however often it is used")
+            return failed(f"{nodes} nodes is too many: a Value is one node, however often it is used, and an "
+                          "operation's circle in the drawing is part of the Value it makes")
         return failed(f"{nodes} nodes is too few: count the leaf a and every result an operation made")
     return failed(f"the {nodes} nodes are right, the edges are not: a * a uses a twice, and each use is an edge")

@@ -19,23 +19,21 @@ from .build import (
     still_stub,
     wrong_gradient,
 )
-from .checking import checker, close, failed, passed
+from .checking import as_number, checker, close, decimals_kept, failed, number_problem, passed
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
 
 
 def _number_problem(name, answer):
     """A failure message when answer is not one finite number, else None."""
-    answer = getattr(answer, "data", answer)
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return f"{name} is {answer!r} ({type(answer).__name__}); it should be one number, e.g. -1.5"
-    if not math.isfinite(answer):
-        return f"{name} is {answer}; every gradient here is a finite number"
-    return None
+    number = as_number(answer)
+    if number is not None and not math.isfinite(number):
+        return f"{name} is {number}; every gradient here is a finite number"
+    return number_problem(answer, f"{name} is", "it should be one number, e.g. -1.5")
 
 
 def _data(answer):
-    return getattr(answer, "data", answer)
+    return as_number(answer)
 
 
 # Build it yourself, part 2: local derivatives and one node's backward step ------
@@ -184,7 +182,17 @@ def _check_step(cls):
         if not close(x.grad, want, 1e-12):
             message = f"({text})._backward() with grad 1.0 (x = 3) leaves x.grad = {fmt(x.grad)}, expected {fmt(want)}: "
             half = want / 2
-            if close(x.grad, half, 1e-12):
+            once = x.grad
+            adds = False
+            if close(once, half, 1e-12):
+                out._backward()  # again: += adds a second share, = leaves the same one
+                adds, x.grad = close(x.grad, want, 1e-12), once
+            if adds:
+                message += ("x is used twice, but only one use's share arrived, though each share is added (+=): "
+                            "the inputs are walked as a set, which holds x once (a set of children, or "
+                            "set(self._prev)). Walk them in order, one per use: zip(self._prev, self._local_grads) "
+                            "with _prev a tuple")
+            elif close(once, half, 1e-12):
                 message += ("x is used twice, and the gradients from the two uses must add up. With "
                             "child.grad = ... the second use overwrites the first: write child.grad += local * self.grad")
             else:
@@ -344,10 +352,17 @@ def step_downhill(new_L):
     downhill, uphill = stepped(-1), stepped(+1)
     if close(new_L, downhill, 1e-6):
         return passed(f"L went from -8 to {downhill:.4f}: a step against the gradient lowers L")
+    decimals = decimals_kept(new_L, downhill, fewest=2)  # as the lesson prints L after a step: -7.286
+    if decimals:
+        return passed(f"L went from -8 to {downhill:.6f}, {new_L:.{decimals}f} to {decimals} decimals: a step against "
+                      "the gradient lowers L")
     if close(new_L, uphill, 1e-6):
         return failed("that is the step along the gradient, which raises L; subtract lr × grad instead of adding it")
     if close(new_L, _lesson_L(a, b, c, f)):
         return failed("L has not changed: did the leaves move before you recomputed L?")
+    if abs(new_L - downhill) < 0.1:
+        return failed(f"{new_L:g} is near, but rounded too far to tell it from other steps: give at least two "
+                      "decimals, as the lesson prints L (-7.286 after the step up the gradient)")
     if new_L < -8:
         return failed(f"{new_L:g} is lower, but not what one step of 0.01 gives; move every leaf by -0.01 × its grad and recompute L")
     return failed(f"{new_L:g} is not lower than -8; a step against the gradient (-0.01 × grad on each leaf) should lower L")

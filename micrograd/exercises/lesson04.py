@@ -7,14 +7,13 @@ copied from somewhere does not pass).
 """
 
 import math
-import numbers
 import traceback
 
 from ..engine import Value
 from ..gradcheck import central_difference
 from ..graphs import post_order
 from .build import fmt, wrong_gradient
-from .checking import checker, close, failed, passed
+from .checking import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
 
@@ -357,6 +356,10 @@ def my_backward(backward):
 def _backward_problem(run):
     root, got, graph, detail = run.root, run.got, run.graph, run.detail()
     seeded = [grad for node, grad in run.reads if node is root][:1]  # the root's gradient when the walk reached it
+    if not seeded and any(node._prev for node, _ in run.reads) and close(root.grad, 1.0, 1e-12):
+        return (f"on {graph}: {detail}: the root is seeded with 1, but the walk skips it, so its inputs never get "
+                "their share and nothing below it does. The seed is the root's gradient; the root still passes "
+                "it on like every other node, first: walk all of reversed(order), the root included")
     for slip, simulate in _BACKWARD_SLIPS.items():
         if slip in ("seeded late", "forwards") and seeded and seeded[0] != 0.0:
             continue
@@ -414,11 +417,13 @@ _TERMS = {
 
 
 def _as_three_numbers(result):
+    if isinstance(result, (str, bytes)):
+        return None
     try:
-        values = list(result)
+        values = [as_number(v) for v in result]
     except TypeError:
         return None
-    if len(values) != 3 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values):
+    if len(values) != 3 or any(v is None for v in values):
         return None
     return [float(v) for v in values]
 
@@ -516,12 +521,22 @@ def sin_op(sin):
 
 @checker("Exercise 3: a.grad after three backward() calls")
 def grad_after_three_backwards(answer):
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return failed(f"your answer is {answer!r} ({type(answer).__name__}); the answer is one number")
+    problem = number_problem(answer, want="the answer is one number, a.grad after the third call")
+    if problem:
+        return failed(problem)
+    answer = as_number(answer)
     a = 2.0
     once = 2 * a + 1  # dy/da for y = a*a + a
     if close(answer, 3 * once):
         return passed("each backward() adds dy/da = 5 into a.grad, and a leaf keeps what it has")
+    if close(answer, 27.0) or close(answer, 14.0):
+        calls = "three" if close(answer, 27.0) else "two"
+        return failed(
+            f"{answer:g} is what the lecture's code (and micrograd 0.1.0) gives after {calls} calls: its backward() "
+            "leaves the gradients of the nodes in between from the call before and passes them down again, so the "
+            "a*a node hands a 1, then 2, then 3 times its share (a.grad 5, 14, 27). This engine starts the nodes "
+            "in between from 0 on every call and only the leaves keep adding up (the README explains why): what "
+            "does one call add to a.grad, and what does a leaf keep from the calls before?")
     if close(answer, once):
         return failed(f"{answer:g} is what one backward() leaves in a.grad; what happens to a leaf's grad on the next call?")
     if close(answer, 3 * 2 * a) or close(answer, 2 * a):

@@ -6,21 +6,18 @@ so the expected answers never come from the learner's own formula.
 """
 
 import math
-import numbers
 
 from ..data import four_samples
 from ..engine import Value, graph_size
 from ..nn import MLP, Layer, Neuron
 from .build import attempt, check_classes, fmt, is_value_like, nodes_below, inputs_of, still_stub
-from .checking import checker, close, failed, passed
+from .checking import as_number, as_whole_number, checker, close, failed, number_problem, passed, whole_number_problem
 
 __all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
 
 
 def _whole_number_problem(what, answer):
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
-        return f"{what} is {answer!r} ({type(answer).__name__}); a count is a whole number, e.g. 41"
-    return None
+    return whole_number_problem(answer, what, "a count is a whole number, e.g. 41")
 
 
 # Build it yourself, part 4: Neuron, Layer, MLP ----------------------------------
@@ -210,9 +207,10 @@ def parameter_count(count):
     for nin, nouts in shapes:
         result = count(nin, list(nouts))
         call = f"parameter_count({nin}, {nouts})"
-        problem = _whole_number_problem(call, result)
+        problem = _whole_number_problem(f"{call} returns", result)
         if problem:
             return failed(problem)
+        result = as_whole_number(result)
         expected = len(MLP(nin, nouts, rng=0).parameters())
         if result == expected:
             continue
@@ -230,9 +228,10 @@ def parameter_count(count):
 
 @checker("Exercise 2: the nodes of one neuron's forward pass")
 def neuron_nodes(answer):
-    problem = _whole_number_problem("your answer", answer)
+    problem = _whole_number_problem("your answer is", answer)
     if problem:
         return failed(problem)
+    answer = as_whole_number(answer)
     nin = 5
     weights = [Value(0.1 * k - 0.2) for k in range(nin)]
     bias = Value(0.3)
@@ -279,10 +278,11 @@ def neuron_output(output):
         total = math.fsum([b] + [wi * xi for wi, xi in zip(w, x)])
         expected = math.tanh(total)
         result = output(list(w), list(x), b)
-        result = getattr(result, "data", result)
         call = f"neuron_output({w}, {x}, {b})"
-        if isinstance(result, bool) or not isinstance(result, numbers.Real):
-            return failed(f"{call} returns {result!r} ({type(result).__name__}); return one number")
+        problem = number_problem(result, f"{call} returns", "return one number, tanh(w·x + b)")
+        if problem:
+            return failed(problem)
+        result = as_number(result)
         if close(result, expected, 1e-9):
             continue
         if close(result, total, 1e-9):
