@@ -276,3 +276,27 @@ def test_the_lectures_build_topo_and_backward_pass():
     namespace = lecture_micrograd()
     assert check.my_topological_order(namespace["my_topological_order"]).passed
     assert check.my_backward(namespace["my_backward"]).passed
+
+
+VISITED = "        if node not in visited:\n            visited.add(node)\n            for child in node._prev:\n                visit(child)\n            order.append(node)"
+NO_VISITED = "        for child in node._prev:\n            visit(child)\n        order.append(node)"
+
+
+@pytest.mark.parametrize("source, swap", [
+    (AUTOGRAD_SOLUTION, (VISITED, NO_VISITED)),
+    (AUTOGRAD_ITERATIVE, ("elif node not in visited:", "else:")),
+])
+def test_a_right_loop_over_an_order_with_a_node_twice_is_told_the_order_lists_it_twice(source, swap):
+    verdict = check.my_backward(functions(source, swap)[1])
+    assert verdict.status == "failed"
+    assert "the loop is right, but the order it walks lists m twice" in verdict.message, verdict.message
+    assert "reversed(my_topological_order(root))" not in verdict.message
+
+
+def test_the_node_a_backward_verdict_names_is_the_node_its_drawing_marks():
+    import re
+
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, (VISITED, NO_VISITED))[1])
+    name, got, want = re.search(r": (\w+)\.grad is (\S+), expected (\S+?):", verdict.message).groups()
+    assert f"grad {got}, expected {want}" in verdict.figure
+    assert name == "y"  # the first wrong gradient from the output down, which the drawing marks

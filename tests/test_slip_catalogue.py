@@ -214,6 +214,10 @@ CATALOGUE = [
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad -= local * node.grad")),
                  "wrong sign", id="backward-subtracts"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, (VISIT, "        for child in node._prev:\n            visit(child)\n"
+                                                            "        order.append(node)")),
+                 "the order it walks lists m twice", id="backward-right-over-an-order-with-a-node-twice"),
     # Lesson 5: MyNeuron, MyLayer, MyMLP ---------------------------------------------------------
     pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp, lambda: nn(("return act.tanh()", "return act")),
                  "apply tanh", id="nn-activation-never-applied-linear-net"),

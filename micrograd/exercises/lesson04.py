@@ -12,7 +12,7 @@ import traceback
 from ..engine import Value
 from ..gradcheck import central_difference
 from ..graphs import post_order
-from .build import fmt, wrong_gradient
+from .build import fmt, root_down, wrong_gradient
 from .checking import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
@@ -324,9 +324,48 @@ class _Run:
     def failed(self):
         return bool(self.wrong or self.inner)
 
+    def expected(self):
+        return {id(n): r for n, r in zip(self.order, self.right)}
+
     def detail(self):
-        leaf, w = self.wrong[0] if self.wrong else (self.inner[0], self.right[self.order.index(self.inner[0])])
+        """The first wrong gradient from the root down: the node the drawing under the verdict marks."""
+        place = {id(n): k for k, n in enumerate(self.order)}
+        for node in root_down(self.root):
+            k = place[id(node)]
+            if not close(self.got[k], self.right[k], 1e-9):
+                return f"{_name(node)}.grad is {fmt(self.got[k])}, expected {fmt(self.right[k])}"
+        leaf, w = self.wrong[0]
         return f"{_name(leaf)}.grad is {fmt(self.got[self.order.index(leaf)])}, expected {fmt(w)}"
+
+
+def _walked(reads):
+    """The nodes a walk passed gradients on from, in its order (a node read again at once counts once)."""
+    visits = []
+    for node, _ in reads:
+        if not (visits and visits[-1] is node):
+            visits.append(node)
+    return [node for node in visits if node._prev]
+
+
+def _walked_twice(run):
+    """The node a walk passed on twice, when a right loop over that walk gives the learner's numbers; else None.
+
+    That is a right backward() walking an order that lists a node twice (one from a topological order
+    without a visited set): the loop is right, the order is not.
+    """
+    visits, seen = _walked(run.reads), set()
+    twice = next((n for n in visits if id(n) in seen or seen.add(id(n))), None)
+    if twice is None:
+        return None
+    for node in run.order:
+        node.grad = 0.0
+    run.root.grad = 1.0
+    for node in visits:
+        for child, local in zip(node._prev, node._locals):
+            child.grad += local * node.grad
+    replayed = _grads(run.root)
+    run.restore()
+    return twice if all(close(g, r, 1e-9) for g, r in zip(run.got, replayed)) else None
 
 
 @checker("Build it: backward()")
@@ -340,6 +379,15 @@ def my_backward(backward):
         return passed("seeded with 1, walked in reverse topological order, gradients added up along every path: "
                       "the same numbers as the package on all six graphs")
     run = failing[0]
+    for twice_run in failing:  # before the walk's order is judged: a node walked twice looks out of order too
+        twice = _walked_twice(twice_run)
+        if twice is not None:
+            name = _name(twice)
+            return wrong_gradient(
+                f"on {twice_run.graph}: {twice_run.detail()}: the loop is right, but the order it walks lists {name} "
+                f"twice, so {name} passes its gradient to its inputs twice. my_topological_order must list every "
+                "node once: remember the nodes you have visited (a set) and skip one you have seen",
+                twice_run.root, twice_run.expected())
     # A walk in no fixed order (a set's) can look like another slip on one graph: judge it on all of them.
     arbitrary = [(r, text) for r in runs for kind, text in [_walk_order(r.reads)] if kind == "arbitrary"]
     if arbitrary:
@@ -350,7 +398,7 @@ def my_backward(backward):
     else:
         message = _backward_problem(run)
     run.restore()
-    return wrong_gradient(message, run.root, {id(n): r for n, r in zip(run.order, run.right)})
+    return wrong_gradient(message, run.root, run.expected())
 
 
 def _backward_problem(run):
