@@ -54,6 +54,8 @@ def path_without_dot():
 
 WITHOUT_DOT = """
 import shutil
+import sys
+sys.modules["pygraphviz"] = None  # as if it were not installed: importing it fails
 import graphviz
 from IPython.core.formatters import DisplayFormatter
 from micrograd.viz import GraphvizNotFound, draw_dot
@@ -77,16 +79,17 @@ for attempt in (lambda: drawing.pipe(format="svg"), lambda: drawing.render("x", 
 """
 
 INSTALL_COMMANDS = (
+    "pip install pygraphviz",
     "apt-get install graphviz",
     "conda install -c conda-forge python-graphviz",
     "brew install graphviz",
 )
 
 
-def test_without_the_dot_program_notebooks_show_advice_and_dot_text(tmp_path):
+def test_without_pygraphviz_or_the_dot_program_notebooks_show_advice_and_dot_text(tmp_path):
     out = run_python(WITHOUT_DOT, cwd=tmp_path, PATH=path_without_dot())  # render() writes its DOT file there
-    # Without dot nothing can be measured, so the layout stays left to right.
-    source = __import__("micrograd.viz", fromlist=["draw_dot"]).draw_dot(lecture_expression(), rankdir="LR").source
+    # The layout comes from the graph alone, so it is the one drawn where Graphviz is there.
+    source = __import__("micrograd.viz", fromlist=["draw_dot"]).draw_dot(lecture_expression()).source
     plain = out[out.index("PLAIN") : out.index("HTML")]
     html = out[out.index("HTML") : out.index("ERROR")]
     errors = out[out.index("ERROR") :]

@@ -8,6 +8,7 @@ wider than the output, and says so under it.
 """
 
 import base64
+import html
 import re
 
 from .options import PAGE_WIDTH_PX
@@ -34,13 +35,16 @@ def svg_size(svg):
     return tuple(size)
 
 
-def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False):
+def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False, dot=None):
     """HTML showing ``svg`` at its own size, in a box that scrolls sideways if it is wider than the page.
 
     ``image=True`` puts the drawing in as an ``<img>`` of the SVG (a data URL) rather than inline:
     JupyterLab strips inline SVG from the HTML of a notebook it does not trust yet (a lesson
     just opened, before its cells run), and shows the text of every node instead, but it keeps
     an image.  Notebook outputs use that form; widgets, which are live, keep the SVG inline.
+
+    ``dot``: the DOT text the SVG was drawn from, kept in the box's ``data-dot`` attribute
+    (browsers ignore it): stored outputs are compared by it, not by the SVG's coordinates.
     """
     svg = svg[svg.index("<svg") :]  # inline: the element, not an XML document
     width, height = svg_size(svg)
@@ -51,7 +55,8 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
         svg = f'<img alt="a computation graph" style="{size}" src="data:image/svg+xml;base64,{data}">'
     else:
         svg = svg.replace("<svg", f'<svg style="{size}"', 1)
-    box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%">{svg}</div>'
+    source = "" if dot is None else f' data-dot="{html.escape(dot, quote=True)}"'
+    box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%"{source}>{svg}</div>'
     if width <= page_width:
         return box
     note = (
@@ -69,15 +74,16 @@ class SideBySide:
     notebook's HTML (JupyterLab, before the notebook is trusted or run) shows as an image.
     """
 
-    def __init__(self, html, svg):
+    def __init__(self, html, svg, dot=""):
         self.html = html
         self.svg = svg
+        self.dot = dot  # each drawing's DOT text under its caption: what nbval compares
 
     def _repr_html_(self):
         return self.html
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        return {"text/html": self.html, "image/svg+xml": self.svg}
+        return {"text/html": self.html, "image/svg+xml": self.svg, "text/vnd.graphviz": self.dot}
 
 
 _CAPTION_PX = 22
@@ -90,23 +96,21 @@ def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
     than shrinking; one drawing wider than the page scrolls in its own box, as always.
     A drawing is anything with ``svg()``: a ``GraphDrawing`` from ``draw_dot``.
     """
-    import html
-
     svgs = {caption: drawing.svg() for caption, drawing in drawings.items()}
+    sources = {caption: getattr(drawing, "source", None) for caption, drawing in drawings.items()}
     cells = "".join(
         '<div style="flex:0 1 auto;max-width:100%;margin:0 24px 12px 0">'
         f'<div style="font:bold 14px sans-serif;margin-bottom:4px">{html.escape(caption)}</div>'
-        f"{fit_to_page(svg, page_width, image=True)}</div>"
+        f"{fit_to_page(svg, page_width, image=True, dot=sources[caption])}</div>"
         for caption, svg in svgs.items()
     )
     row = f'<div class="micrograd-side-by-side" style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>'
-    return SideBySide(row, _stacked_svg(svgs))
+    dot = "".join(f"// {caption}\n{source or ''}" for caption, source in sources.items())
+    return SideBySide(row, _stacked_svg(svgs), dot)
 
 
 def _stacked_svg(svgs):
     """One SVG document: each drawing under its caption, one under the other, at its own size."""
-    import html
-
     parts, top, widest = [], 0.0, 0.0
     for caption, svg in svgs.items():
         svg = svg[svg.index("<svg") :]
@@ -121,6 +125,6 @@ def _stacked_svg(svgs):
         top += _CAPTION_PX + height + 12
         widest = max(widest, width)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'<svg class="micrograd-side-by-side" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{widest:.0f}px" height="{top:.0f}px" viewBox="0 0 {widest:.0f} {top:.0f}">{"".join(parts)}</svg>'
     )

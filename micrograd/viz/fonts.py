@@ -1,0 +1,97 @@
+"""One font for every drawing: DejaVu Sans, as matplotlib ships it.
+
+Graphviz sizes each box from the widths of its text, measured with whatever
+font fontconfig finds for the name the DOT asks for; that is a different
+font on every system, so the same graph came out a different size on each.
+matplotlib (a pinned dependency of the lessons) ships DejaVu Sans, so every
+learner has the same font file.  While a drawing is rendered, fontconfig is
+pointed at a configuration that lists only those files, so any font name
+resolves to it and a learner's drawing matches the course site's.
+
+Without matplotlib the system's fonts are used, as before.
+"""
+
+import contextlib
+import hashlib
+import html
+import os
+import pathlib
+import tempfile
+
+__all__ = ["FAMILY", "font_directory", "fontconfig_file", "pinned_fonts"]
+
+FAMILY = "DejaVu Sans"
+# The regular, bold and oblique faces the labels use (<B>, <I>); nothing else in the directory.
+FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf")
+
+
+def font_directory():
+    """matplotlib's directory of TrueType fonts if it has DejaVu Sans, else None."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    directory = pathlib.Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf"
+    return directory if (directory / FACES[0]).is_file() else None
+
+
+def _xml(path):
+    return html.escape(str(path), quote=False)
+
+
+def _configuration(directory, cache):
+    accepted = "".join(f"<glob>{_xml(directory / face)}</glob>" for face in FACES)
+    return (
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        f"  <dir>{_xml(directory)}</dir>\n"
+        f"  <cachedir>{_xml(cache)}</cachedir>\n"
+        # Only the DejaVu Sans faces: every other font in the directory is left out.
+        f"  <selectfont><rejectfont><glob>*</glob></rejectfont><acceptfont>{accepted}</acceptfont></selectfont>\n"
+        "</fontconfig>\n"
+    )
+
+
+_written = {}
+
+
+def fontconfig_file():
+    """The path of a fontconfig file listing only DejaVu Sans, written once per font directory; None without matplotlib."""
+    directory = font_directory()
+    if directory is None:
+        return None
+    if directory not in _written:
+        key = hashlib.sha256(str(directory).encode("utf-8")).hexdigest()[:12]
+        home = pathlib.Path(tempfile.gettempdir()) / f"micrograd-fonts-{key}"
+        home.mkdir(exist_ok=True)
+        path = home / "fonts.conf"
+        text = _configuration(directory, home / "cache")
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            # Written whole, then moved into place: another kernel may be reading it.
+            partial = home / f"fonts.conf.{os.getpid()}"
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)
+        _written[directory] = str(path)
+    return _written[directory]
+
+
+@contextlib.contextmanager
+def pinned_fonts():
+    """While inside, fontconfig (in this process and the programs it starts) sees only DejaVu Sans.
+
+    The variable is set only for the rendering, so that nothing else in a
+    notebook's kernel (matplotlib lists the system's fonts with ``fc-list``)
+    loses the system's fonts.
+    """
+    path = fontconfig_file()
+    if path is None:
+        yield
+        return
+    before = os.environ.get("FONTCONFIG_FILE")
+    os.environ["FONTCONFIG_FILE"] = path
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["FONTCONFIG_FILE"]
+        else:
+            os.environ["FONTCONFIG_FILE"] = before
