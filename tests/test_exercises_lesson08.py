@@ -22,10 +22,13 @@ def test_uninformed_loss_accepts_ln_10():
 
 
 def test_uninformed_loss_accepts_the_rounded_value_the_lesson_prints():
-    for rounded in (2.30, 2.3):
+    for rounded, decimals in ((2.30, "1 decimal"), (2.303, "3 decimals"), (2.302, "3 decimals")):
         verdict = check.uninformed_loss(rounded)
-        assert verdict.passed and "rounded" in verdict.message
+        assert verdict.passed and decimals in verdict.message, verdict.message
+    exact = check.uninformed_loss(math.log(10))
+    assert exact.passed and "decimal" not in exact.message, exact.message  # nothing was rounded: don't say so
     assert check.uninformed_loss(2.29).status == "failed"
+    assert check.uninformed_loss(2.31).status == "failed"
 
 
 @pytest.mark.parametrize(

@@ -235,8 +235,8 @@ def as_whole_number(answer):
 def decimals_kept(answer, exact, fewest=1):
     """How many decimals of ``exact`` the answer gives, as a lesson prints numbers, or None.
 
-    An answer typed from a printed number (-8.726 for -8.726304, 2.30 for 2.302585) is exact to the
-    decimals it has: rounded or cut off there, so within one unit of its last decimal.  ``fewest`` is
+    An answer typed from a printed number (-8.726 for -8.726304, 2.30 or 2.302 for 2.302585) is exact to
+    the decimals it has: ``exact`` rounded or cut off there.  ``fewest`` is
     the fewest decimals that still tell the right answer from the slips a checker knows.
     """
     number = as_number(answer)
@@ -248,7 +248,9 @@ def decimals_kept(answer, exact, fewest=1):
     decimals = len(text.split(".")[1])
     if decimals < fewest:
         return None
-    return decimals if abs(number - exact) < 10.0**-decimals else None
+    scale = 10.0**decimals
+    shown = (round(exact * scale) / scale, math.trunc(exact * scale) / scale)  # rounded, or cut off
+    return decimals if any(abs(number - x) < 0.5 / scale for x in shown) else None
 
 
 def _given(answer):

@@ -9,7 +9,16 @@ import math
 
 from ..engine import Value, topological_order
 from .build import attempt, check_classes, fmt, nodes_below, still_stub
-from .checking import as_number, as_whole_number, checker, close, failed, passed, whole_number_problem
+from .checking import (
+    as_number,
+    as_whole_number,
+    checker,
+    close,
+    decimals_kept,
+    failed,
+    passed,
+    whole_number_problem,
+)
 
 __all__ = ["my_value", "neuron_graph", "division_local_grads", "count_nodes_and_edges"]
 
@@ -259,6 +268,10 @@ def division_local_grads(answer):
     d_a, d_b = values
     if close(d_a, expected[0]) and close(d_b, expected[1]):
         return passed("q grows by 1/b per unit of a, and falls by a/b² per unit of b")
+    kept = [decimals_kept(got, want) for got, want in zip(values, expected)]
+    if all(kept):  # typed from a printed number: 0.33, -0.667
+        return passed(f"q grows by 1/b per unit of a, and falls by a/b² per unit of b: (1/3, -2/3), which you gave "
+                      f"to {min(kept)} decimal{'s' if min(kept) > 1 else ''}")
     if all(abs(got - want) <= _MEASURED_TOL for got, want in zip(values, expected)):
         # Measured by nudging, as lesson 1 did: near enough, and the exact values are the rule's.
         return passed(f"q grows by 1/b per unit of a, and falls by a/b² per unit of b; yours ({d_a:.6g}, {d_b:.6g}) "

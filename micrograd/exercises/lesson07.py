@@ -12,14 +12,13 @@ training points) would pass; on the noisier ones the two differ.
 """
 
 import copy
-import numbers
 import random
 
 from .. import data, losses
 from ..engine import Value
 from ..nn import MLP
 from ..optim import SGD
-from .checking import checker, close, failed, passed
+from .checking import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "NEW_MOONS_NOISE", "L2_ALPHA"]
 
@@ -47,19 +46,57 @@ def _toy_problem():
     return model, copy.deepcopy(model), inputs, y
 
 
+class _WatchedSGD(SGD):
+    """The SGD the learner's step is given, noting its calls: whether step() found any gradient to move by."""
+
+    def __init__(self, parameters, lr):
+        super().__init__(parameters, lr=lr)
+        self.calls = []
+
+    def zero_grad(self):
+        self.calls.append("zero_grad")
+        super().zero_grad()
+
+    def step(self):
+        self.calls.append("step" if any(p.grad for p in self.parameters) else "step on zero gradients")
+        super().step()
+
+
+_LR = 0.5
+
+
+def _uniform_rate(moved, grads):
+    """The one learning rate c with moved = -c · grad for every parameter, or None (a manual update's lr)."""
+    rates = [-m / g for m, g in zip(moved, grads) if abs(g) > 1e-12]
+    if not rates or any(abs(m) > 1e-12 for m, g in zip(moved, grads) if abs(g) <= 1e-12):
+        return None
+    c = rates[0]
+    return c if c > 0 and all(abs(r - c) <= 1e-9 * max(1.0, abs(c)) for r in rates) else None
+
+
 @checker("Exercise 1: one training step")
 def training_step(step):
     if not callable(step):
         return failed(f"pass the function itself (check.training_step(training_step)), not {type(step).__name__}")
     mine, theirs, inputs, y = _toy_problem()
     before = [p.data for p in theirs.parameters()]
-    loss = step(theirs, inputs, y, SGD(theirs.parameters(), lr=0.5))
-    expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=0.5))
+    stale = [p.grad for p in theirs.parameters()]
+    optimizer = _WatchedSGD(theirs.parameters(), lr=_LR)
+    loss = step(theirs, inputs, y, optimizer)
+    expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=_LR))
     after = [p.data for p in theirs.parameters()]
     if not isinstance(loss, Value):
         return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
     if all(a == b for a, b in zip(after, before)):
-        return failed("no parameter moved: after backward(), the optimiser's step() makes the update")
+        if "step on zero gradients" in optimizer.calls and any(p.grad for p in theirs.parameters()):
+            return failed("no parameter moved: step() ran before backward(), on gradients zero_grad() had just "
+                          "cleared, so it had nothing to move by. The order is zero_grad(), backward(), step()")
+        if "step on zero gradients" in optimizer.calls:
+            return failed("no parameter moved: step() ran on gradients that were all 0, because zero_grad() came "
+                          "between backward() and step() and wiped out what backward() had just computed. Clear the "
+                          "old gradients before backward(): zero_grad(), backward(), step()")
+        return failed("no parameter moved: after backward(), update them with optimizer.step(), which moves each "
+                      "parameter by -lr × its gradient")
     if not close(loss.data, expected.data, 1e-9):
         l2_term = L2_ALPHA * sum(b * b for b in before)
         if close(loss.data, expected.data - l2_term, 1e-9):
@@ -67,6 +104,23 @@ def training_step(step):
         return failed(f"its loss is {loss.data:.6g}, the scores' hinge loss plus the L2 term is {expected.data:.6g}; measure it before the update")
     if all(close(a, b, 1e-9) for a, b in zip(after, (p.data for p in mine.parameters()))):
         return passed("forward, loss, zero_grad, backward, step: the whole loop in five lines")
+    right_grads = [p.grad for p in mine.parameters()]
+    grads = [p.grad for p in theirs.parameters()]
+    moved = [a - b for a, b in zip(after, before)]
+    if all(close(g, r, 1e-9) for g, r in zip(grads, right_grads)):
+        rate = _uniform_rate(moved, grads)
+        if rate is not None:  # an update written out by hand, p.data -= lr * p.grad
+            return passed(f"forward, loss, zero_grad, backward, and your own update p.data -= lr * p.grad with lr = "
+                          f"{rate:g}. The optimiser given has lr = {_LR:g}; optimizer.step() makes the same update "
+                          "with it, and with whatever else the optimiser does (momentum, Adam)")
+    if all(close(m, -_LR * s, 1e-9) for m, s in zip(moved, stale)):
+        return failed("the loss is right but the parameters moved by the gradients left from an earlier step: "
+                      "step() ran before backward() had computed this step's. The order is zero_grad(), "
+                      "backward(), step()")
+    if all(close(g, r + s, 1e-9) for g, r, s in zip(grads, right_grads, stale)):
+        return failed("the loss is right but the parameters moved the wrong amount: the gradients left from an "
+                      "earlier step were not cleared, so backward() added this step's to them. Call zero_grad() "
+                      "before backward()")
     return failed(
         "the loss is right but the parameters moved the wrong amount: are the old gradients cleared "
         "(zero_grad) before backward(), and is backward() called before step()?"
@@ -85,8 +139,10 @@ def _count_correct(model, X, y):
 def new_moons_accuracy(model, answer):
     if not hasattr(model, "parameters"):
         return failed(f"pass the trained model first, then your answer: check.new_moons_accuracy(model, answer), not {type(model).__name__}")
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return failed(f"your answer is {answer!r} ({type(answer).__name__}); accuracy is one number, a fraction from 0 to 1")
+    problem = number_problem(answer, want="accuracy is one number, a fraction from 0 to 1")
+    if problem:
+        return failed(problem)
+    answer = as_number(answer)
     new = f"moons(noise={NEW_MOONS_NOISE}, seed={NEW_MOONS_SEED})"
     X, y = data.moons(noise=NEW_MOONS_NOISE, seed=NEW_MOONS_SEED)
     correct = _count_correct(model, X, y)

@@ -11,7 +11,7 @@ import numbers
 import random
 
 from ..engine import Value
-from .checking import checker, close, failed, passed
+from .checking import as_number, checker, close, decimals_kept, failed, number_problem, passed
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
 
@@ -33,13 +33,17 @@ def _softmax(logits):
 
 @checker("Exercise 1: the loss of a model that knows nothing")
 def uninformed_loss(answer):
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return failed(f"your answer is {answer!r} ({type(answer).__name__}); the answer is one number")
+    problem = number_problem(answer, want="the answer is one number, the loss")
+    if problem:
+        return failed(problem)
+    answer = as_number(answer)
     expected = -math.log(1 / 10)
-    if close(answer, expected, 1e-4):
+    if close(answer, expected, 1e-9):
         return passed(f"−ln(1/10) = ln 10 ≈ {expected:.4f}: a fresh model should start near this")
-    if abs(answer - expected) <= 0.006:  # rounded, as the lesson prints it: 2.3 or 2.30
-        return passed(f"ln 10 = {expected:.4f}, which you rounded to {answer:g}: a fresh model should start near this")
+    decimals = decimals_kept(answer, expected)  # as the lesson prints losses: 2.3, 2.30, 2.3026
+    if decimals:
+        return passed(f"−ln(1/10) = ln 10 ≈ {expected:.6f}, {answer:.{decimals}f} to {decimals} decimal"
+                      f"{'s' if decimals > 1 else ''}: a fresh model should start near this")
     if close(answer, 0.1, 1e-6):
         return failed("0.1 is the probability the model gives the right digit; the loss is −log of that probability")
     if close(answer, -expected, 1e-4):
@@ -146,8 +150,10 @@ def accuracy_from_confusion(accuracy):
         total = sum(map(sum, matrix))
         expected = correct / total
         got = accuracy([row[:] for row in matrix])
-        if isinstance(got, bool) or not isinstance(got, numbers.Real):
-            return failed(f"for {matrix} it returns {got!r}; return one number, a fraction between 0 and 1")
+        problem = number_problem(got, f"for {matrix} it returns", "return one number, a fraction between 0 and 1")
+        if problem:
+            return failed(problem)
+        got = as_number(got)
         if close(got, expected, 1e-9):
             continue
         if close(got, correct, 1e-9):

@@ -1,25 +1,15 @@
 """Checkers for lesson 10, memory and speed: count nodes, predict the C port's count, fuse a loss."""
 
 import math
-import numbers
 
 from ..data import four_samples
 from ..engine import Value, graph_size, topological_order
 from ..gradcheck import gradcheck
 from ..losses import sum_of_squares
 from ..nn import MLP
-from .checking import checker, failed, passed
+from .checking import as_whole_number, checker, failed, passed, whole_number_problem
 
 __all__ = ["node_count", "c_port_formula", "fused_loss"]
-
-
-def _whole_number(answer):
-    """The answer as an int, or None if it is not a whole number."""
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return None
-    if isinstance(answer, numbers.Integral):
-        return int(answer)
-    return int(answer) if math.isfinite(answer) and float(answer).is_integer() else None
 
 
 # -- exercise 1: predict a node count ------------------------------------------------
@@ -36,9 +26,10 @@ def _step_graph(nouts):
 @checker("Exercise 1: the nodes of one training step")
 def node_count(answer):
     """How many nodes one step of MLP(3, [8, 8, 1]) on four samples builds in our engine."""
-    count = _whole_number(answer)
-    if count is None:
-        return failed(f"{answer!r} is not a whole number; count the nodes and answer with an int")
+    problem = whole_number_problem(answer, want="count the nodes and answer with a whole number")
+    if problem:
+        return failed(problem)
+    count = as_whole_number(answer)
     model, loss = _step_graph([8, 8, 1])
     expected = graph_size(loss)[0]
     if count == expected:
@@ -96,7 +87,7 @@ def c_port_formula(count_nodes):
     for nin, nouts, n_samples in _ARCHITECTURES:
         expected = _c_port_node_count(nin, nouts, n_samples)
         got = count_nodes(nin, list(nouts), n_samples)
-        if _whole_number(got) != expected:
+        if as_whole_number(got) != expected:
             where = f"MLP({nin}, {nouts}) on {n_samples} sample{'s' if n_samples > 1 else ''}"
             if (nin, nouts, n_samples) == (3, [4, 4, 1], 4):
                 hint = "start from the lesson's breakdown of the 366 nodes and turn each count into a formula"
