@@ -269,3 +269,18 @@ def test_the_lectures_value_with_equals_for_plus_equals_is_told_so():
     exec(wrong, namespace)
     verdict = check.my_backward_step(namespace["MyValue"])
     assert verdict.status == "failed" and "the gradients from the two uses must add up" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize("swap", [
+    ("child.grad += local * self.grad", "child.grad += local"),
+    ("child.grad += local * self.grad", "child.grad += self.grad"),
+])
+def test_the_gradient_a_step_verdict_names_is_the_one_its_drawing_marks(swap):
+    import html
+    import re
+
+    verdict = check.my_backward_step(load(STEP_SOLUTION, swap))
+    name, got = re.search(r": (\w)\.grad is (\S+), ", verdict.message).groups()
+    dot = html.unescape(re.search(r'data-dot="([^"]*)"', verdict.figure).group(1))
+    marked = [line for line in dot.splitlines() if "expected" in line]
+    assert len(marked) == 1 and f"<B>{name}</B>" in marked[0] and f"grad {got}, expected" in marked[0], verdict.message

@@ -300,3 +300,32 @@ def test_the_node_a_backward_verdict_names_is_the_node_its_drawing_marks():
     name, got, want = re.search(r": (\w+)\.grad is (\S+), expected (\S+?):", verdict.message).groups()
     assert f"grad {got}, expected {want}" in verdict.figure
     assert name == "y"  # the first wrong gradient from the output down, which the drawing marks
+
+
+def test_a_failure_drawing_of_a_deep_graph_shows_the_marked_node_near_its_verdict():
+    # Drawn whole and upright, this graph was 1035 px tall with the marked y at its foot, below the fold of a
+    # 1280×800 page. Around the wrong node only, it fits under the verdict.
+    import re
+
+    verdict = check.my_backward(functions(AUTOGRAD_SOLUTION, (VISITED, NO_VISITED))[1])
+    width, height = (float(v) for v in re.search(r"width:([\d.]+)px;height:([\d.]+)px", verdict.figure).groups())
+    assert height <= 450 and width <= 850, (width, height)
+    assert "grad -3.22972, expected -2.08733" in verdict.figure and "around its first wrong gradient" in verdict.figure
+
+
+def test_the_neighbourhood_of_a_wrong_node_is_its_consumer_and_their_inputs():
+    from micrograd import Value
+    from micrograd.exercises.figures import neighbourhood
+
+    x, y, z = Value(1.5, label="x"), Value(-1.0, label="y"), Value(0.5, label="z")
+    m = x * y
+    m.label = "m"
+    s = m + z
+    s.label = "s"
+    t = s.tanh()
+    t.label = "t"
+    out = t * m
+    out.label = "out"
+    top, shown, whole = neighbourhood(out, y)
+    assert not whole and top.label == "m" and [n.label for n in top._prev] == ["x", "y"]
+    assert neighbourhood(m, y)[2]  # a shallow graph is drawn whole

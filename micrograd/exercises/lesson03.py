@@ -144,6 +144,11 @@ def _check_step(cls):
     d = e + c
     L = d * f
     names = {id(a): "a", id(b): "b", id(c): "c", id(d): "d", id(e): "e", id(f): "f", id(L): "L"}
+    for node, name in ((d, "d"), (e, "e"), (L, "L")):  # named in the drawing as in the verdict
+        try:
+            node.label = name
+        except AttributeError:
+            pass
     L.grad = 1.0
     walk = []
     for node, text, seed, results in (
@@ -169,7 +174,9 @@ def _check_step(cls):
                 "may be used again elsewhere, and must wait until all of its gradient has arrived. The walk (the next "
                 "exercise, then backward()) calls each node's _backward once, in order",
                 L, expected)
-        wrong = {k: (n.grad, want, local) for k, (n, want, local) in results.items() if not close(n.grad, want, 1e-12)}
+        # From the output down, as the drawing under the verdict marks the first wrong one
+        wrong = {k: (n.grad, want, local) for k, (n, want, local) in sorted(results.items(), key=lambda r: order[id(r[1][0])])
+                 if not close(n.grad, want, 1e-12)}
         if wrong:
             return wrong_gradient(_step_message(text, seed, wrong, upstream), L, expected)
 
