@@ -329,3 +329,18 @@ def test_the_neighbourhood_of_a_wrong_node_is_its_consumer_and_their_inputs():
     top, shown, whole = neighbourhood(out, y)
     assert not whole and top.label == "m" and [n.label for n in top._prev] == ["x", "y"]
     assert neighbourhood(m, y)[2]  # a shallow graph is drawn whole
+
+
+def test_backward_is_also_run_on_the_learners_own_value_class():
+    # Lesson 4 runs my_backward on the MyValue of lesson 3. Written the lecture's way, its nodes have
+    # _backward closures and no _local_grads, so a loop reading node._local_grads fails there.
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    def backward_beside(source):
+        namespace = {}
+        exec(LECTURE_MY_VALUE + source, namespace)
+        return namespace["my_backward"]
+
+    verdict = check.my_backward(backward_beside(AUTOGRAD_SOLUTION))
+    assert verdict.status == "failed" and "call each node's _backward()" in verdict.message, verdict.message
+    assert check.my_backward(backward_beside(AUTOGRAD_ITERATIVE)).passed
