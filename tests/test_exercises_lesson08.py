@@ -16,29 +16,31 @@ def _quiet(capsys):
 # -- exercise 1: the loss of an uninformed model ---------------------------------
 
 
-def test_uninformed_loss_accepts_ln_10():
-    assert check.uninformed_loss(math.log(10)).passed
-    assert check.uninformed_loss(2.3026).passed
+def test_uninformed_loss_accepts_ln_26():
+    # The exercise asks for the 26 letters: the lesson prints the ten digits' ln 10, so not this answer.
+    assert check.uninformed_loss(math.log(26)).passed
+    assert check.uninformed_loss(3.2581).passed
 
 
-def test_uninformed_loss_accepts_the_rounded_value_the_lesson_prints():
-    for rounded, decimals in ((2.30, "1 decimal"), (2.303, "3 decimals"), (2.302, "3 decimals")):
+def test_uninformed_loss_accepts_a_value_rounded_as_the_lesson_prints_losses():
+    for rounded, decimals in ((3.3, "1 decimal"), (3.26, "2 decimals"), (3.258, "3 decimals")):
         verdict = check.uninformed_loss(rounded)
         assert verdict.passed and decimals in verdict.message, verdict.message
-    exact = check.uninformed_loss(math.log(10))
+    exact = check.uninformed_loss(math.log(26))
     assert exact.passed and "decimal" not in exact.message, exact.message  # nothing was rounded: don't say so
-    assert check.uninformed_loss(2.29).status == "failed"
-    assert check.uninformed_loss(2.31).status == "failed"
+    assert check.uninformed_loss(3.24).status == "failed"
+    assert check.uninformed_loss(3.27).status == "failed"
 
 
 @pytest.mark.parametrize(
     "answer, words",
     [
-        (0.1, "probability"),
-        (-math.log(10), "wrong sign"),
-        (1.0, "natural logarithm"),
-        (10, "hint"),
-        ("2.3", "one number"),
+        (1 / 26, "probability"),
+        (-math.log(26), "wrong sign"),
+        (math.log10(26), "natural logarithm"),
+        (math.log(10), "ten digits"),
+        (26, "hint"),
+        ("3.26", "one number"),
     ],
 )
 def test_uninformed_loss_rejects_typical_mistakes(answer, words):

@@ -188,8 +188,10 @@ def my_training_loop(train):
                   "should be forward, loss, zero every p.grad, backward, then p.data -= lr * p.grad for every parameter")
 
 
-# double(x): one weight learns to double its input.
-X, W, Y, LR = 2.0, 0.4, 4.0, 0.1
+# double(x): one weight learns to double its input.  The lesson starts it at w = 0.4 and prints that
+# first update; the exercise starts it at w = 1, so its answer is nowhere in the lesson.
+X, W, Y, LR = 2.0, 1.0, 4.0, 0.1
+LESSON_W = 0.4
 
 
 @checker("Exercise 1: w after the first update")
@@ -210,4 +212,7 @@ def first_update(answer):
         return failed("w moved uphill: subtract lr × gradient, since a negative gradient means a larger w lowers the loss")
     if close(answer, -LR * grad, 1e-6):
         return failed(f"{answer:g} is how far w moves; add it to the old w")
-    return failed("hint: dloss/dw = 2(w·x − y)·x at w = 0.4, x = 2, y = 4; then w ← w − lr · dloss/dw")
+    if close(answer, LESSON_W - LR * 2 * (LESSON_W * X - Y) * X, 1e-6):
+        return failed(f"{answer:g} is the first update from the lesson's start, w = {LESSON_W:g}; this exercise "
+                      f"starts from w = {W:g}")
+    return failed(f"hint: dloss/dw = 2(w·x − y)·x at w = {W:g}, x = {X:g}, y = {Y:g}; then w ← w − lr · dloss/dw")
