@@ -269,6 +269,7 @@ def test_the_lectures_value_with_equals_for_plus_equals_is_told_so():
     exec(wrong, namespace)
     verdict = check.my_backward_step(namespace["MyValue"])
     assert verdict.status == "failed" and "the gradients from the two uses must add up" in verdict.message, verdict.message
+    assert "write self.grad += ... * out.grad" in verdict.message  # in the closure's own words
 
 
 @pytest.mark.parametrize("swap", [

@@ -199,6 +199,10 @@ def _check_step(cls):
                             "the inputs are walked as a set, which holds x once (a set of children, or "
                             "set(self._prev)). Walk them in order, one per use: zip(self._prev, self._local_grads) "
                             "with _prev a tuple")
+            elif close(once, half, 1e-12) and not _records_local_grads(out):
+                message += ("x is used twice, and the gradients from the two uses must add up. With self.grad = ... "
+                            "in a _backward closure, the second use overwrites the first: write self.grad += ... * "
+                            "out.grad (and other.grad += ...)")
             elif close(once, half, 1e-12):
                 message += ("x is used twice, and the gradients from the two uses must add up. With "
                             "child.grad = ... the second use overwrites the first: write child.grad += local * self.grad")
