@@ -6,7 +6,8 @@ package's ``Value``, micrograd 0.1.0's, the lecture's as typed from the video,
 EurekaLabs' micrograd and the course's ``MyValue``.  A *node* is any object with
 
 - a number in ``.data``;
-- its inputs in ``._prev`` (a set, tuple or list) or ``.inputs``;
+- its inputs in ``._prev`` (a set, tuple or list), ``.inputs``, ``._children`` (Karpathy's
+  microgpt ``Value``) or ``.children``;
 - optionally ``.grad`` (a number, or None for 0), ``._op`` or ``.op`` (text),
   ``.label`` (text) and ``._local_grads`` (one number per input, in the
   order of a tuple or list of inputs).
@@ -30,14 +31,16 @@ process, and so stored notebook outputs valid under strict nbval.
 import hashlib
 import math
 import numbers
+import sys
 from collections.abc import Mapping
 
 from .engine import Value
 
-__all__ = ["GraphView", "read_graph", "is_node", "inputs_of", "post_order", "stable_order", "class_name", "not_a_node"]
+__all__ = ["GraphView", "read_graph", "is_node", "is_torch_tensor", "inputs_of", "post_order", "stable_order", "class_name", "not_a_node"]
 
 _SETS = (set, frozenset)
 _SEQUENCES = (tuple, list)
+_INPUT_NAMES = ("_prev", "inputs", "_children", "children")
 
 
 def class_name(obj):
@@ -50,8 +53,9 @@ def class_name(obj):
 
 
 def _raw_inputs(node):
-    """The inputs as the node holds them (``._prev`` first, then ``.inputs``), or None."""
-    for name in ("_prev", "inputs"):
+    """The inputs as the node holds them (``._prev`` first, then ``.inputs``, ``._children``,
+    ``.children``), or None."""
+    for name in _INPUT_NAMES:
         try:
             inputs = getattr(node, name)
         except AttributeError:
@@ -62,7 +66,7 @@ def _raw_inputs(node):
 
 
 def is_node(obj):
-    """Does ``obj`` look like a micrograd node: ``.data`` and ``._prev`` (or ``.inputs``)?"""
+    """Does ``obj`` look like a micrograd node: ``.data`` and its inputs (see ``_INPUT_NAMES``)?"""
     if isinstance(obj, Value):
         return True
     return hasattr(obj, "data") and _raw_inputs(obj) is not None
@@ -77,10 +81,10 @@ def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
     if isinstance(obj, _SETS + _SEQUENCES) and obj and is_node(next(iter(obj))):
         hint = f"; pass one node, not a {type(obj).__name__} of them"
     elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):
-        hint = "; it has .data but its inputs are in neither ._prev nor .inputs (a set, tuple or list)"
+        hint = "; it has .data but no ._prev, .inputs, ._children or .children holding its inputs (a set, tuple or list)"
     return TypeError(
         f"{caller} takes {what}: an object with a number in .data and its inputs in ._prev "
-        f"(or .inputs); got {class_name(obj)}{hint}"
+        f"(or .inputs, ._children, .children); got {class_name(obj)}{hint}"
     )
 
 
@@ -209,11 +213,21 @@ class GraphView:
         """(original, mirror) for every node, inputs first."""
         return list(self._originals or ())
 
-    def refresh(self):
-        """Copy data and grad from the originals into the mirror again (after their code ran)."""
-        if not self._refreshable:
+    @property
+    def detached(self):
+        """True when the mirror's numbers were read once and its nodes cannot be written back
+        (a PyTorch graph's): a stepper steps the mirror alone."""
+        return not self._refreshable
+
+    def refresh(self, originals=None):
+        """Copy data and grad from the originals into the mirror again (after their code ran):
+        from every node, or from ``originals`` only (what one step touched, so a pass stays linear)."""
+        if not self._refreshable or self._originals is None:
             return
-        for original, mirror in self._originals or ():
+        pairs = self._originals
+        if originals is not None:
+            pairs = [(o, self._mirror[id(o)]) for o in originals if id(o) in self._mirror]
+        for original, mirror in pairs:
             mirror.data = _number(original, "data")
             mirror.grad = _number(original, "grad", 0.0)
 
@@ -245,7 +259,7 @@ def read_graph(root, caller):
     """The graph below ``root`` as a :class:`GraphView`; a TypeError naming ``caller`` for a non-node."""
     if isinstance(root, Value):
         return GraphView(root)
-    if _is_torch_tensor(root):
+    if is_torch_tensor(root):
         return _read_torch_graph(root, caller)
     if not is_node(root):
         raise not_a_node(caller, root)
@@ -307,7 +321,8 @@ def _local_grads(node, inputs):
 NOT_KEPT = "_not_kept"  # on a mirror Value: the fields ("data", "grad") its source did not keep
 
 
-def _is_torch_tensor(obj):
+def is_torch_tensor(obj):
+    """Is ``obj`` a PyTorch tensor?  Told by its module, so nothing here imports torch."""
     return type(obj).__module__.startswith("torch") and hasattr(obj, "grad_fn") and hasattr(obj, "requires_grad")
 
 
@@ -360,7 +375,7 @@ def _read_torch_graph(root, caller):
         value.grad = 0.0 if grad is None else grad
         value.op = "" if tensor is not None and tensor.is_leaf else type(fn).__name__
         value._inputs = tuple(mirror[id(child)] for child in next_functions(fn))
-        value._local_grads = None if value._inputs else ()
+        value._local_grads = _torch_local_grads(fn, root, len(value._inputs)) if value._inputs else ()
         if label:
             value.label = str(label)
         if not_kept:
@@ -368,3 +383,24 @@ def _read_torch_graph(root, caller):
         mirror[id(fn)] = value
         originals.append((tensor if tensor is not None else fn, value))
     return GraphView(mirror[id(start)], originals, refreshable=False)
+
+
+def _torch_local_grads(fn, root, count):
+    """What PyTorch's backward function hands each input for an upstream gradient of 1: the node's
+    local derivatives (a scalar graph's backward functions are linear in the upstream gradient).
+    None when PyTorch will not say (saved tensors already freed by a backward())."""
+    torch = sys.modules[type(root).__module__.split(".")[0]]
+    try:
+        with torch.no_grad():
+            grads = fn(root.new_ones(()))
+    except Exception:  # noqa: BLE001 - whatever PyTorch raises, the derivatives are not to be had
+        return None
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    kept = [g for (f, _), g in zip(fn.next_functions, grads) if f is not None]
+    if len(kept) != count:
+        return None
+    try:
+        return tuple(0.0 if g is None else _tensor_number(g) for g in kept)
+    except ValueError:
+        return None

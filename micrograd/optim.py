@@ -1,6 +1,7 @@
 """Optimisers: turn the gradients backward() left on parameters into updates."""
 
 import math
+import numbers
 from operator import attrgetter
 
 from .engine import Value
@@ -8,6 +9,11 @@ from .engine import Value
 _data = attrgetter("data")
 
 __all__ = ["Optimizer", "SGD", "Adam", "linear_decay"]
+
+
+def _is_parameter(p):
+    """A learner's node (MyValue, the lecture's Value) is stepped like a Value: data and grad."""
+    return isinstance(getattr(p, "data", None), numbers.Real) and hasattr(p, "grad")
 
 
 def linear_decay(start, end, steps):
@@ -37,8 +43,11 @@ class Optimizer:
         if not self.parameters:
             raise ValueError(f"{type(self).__name__} got no parameters; pass model.parameters()")
         for p in self.parameters:
-            if not isinstance(p, Value):
-                raise TypeError(f"{type(self).__name__} optimises Values, got {type(p).__name__}")
+            if not (isinstance(p, Value) or _is_parameter(p)):
+                raise TypeError(
+                    f"{type(self).__name__} optimises parameters with a number in .data and a gradient in .grad "
+                    f"(a model's parameters(), the package's Values or your own), got {type(p).__name__}"
+                )
         self.lr = lr
         self.steps = 0
 

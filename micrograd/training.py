@@ -15,6 +15,7 @@ import numbers
 import random
 
 from .engine import Value
+from .graphs import is_node
 from .losses import l2 as _l2_term
 from .losses import loss_function
 from .metrics import accuracy as _accuracy
@@ -90,7 +91,7 @@ class TrainingSession:
             loss = loss + _l2_term(self.parameters, self.l2)
         record = {"step": len(self.history) + 1, "loss": loss.data, "lr": self.optimizer.learning_rate()}
         if self.classify:
-            record["accuracy"] = _accuracy(outputs, y)
+            record["accuracy"] = _accuracy([_scores(o) for o in outputs], y)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
@@ -145,6 +146,15 @@ class TrainingSession:
         return False
 
 
+def _scores(output):
+    """A model's output for accuracy: the package's Values as they are, a learner's nodes as numbers."""
+    if isinstance(output, Value) or not (is_node(output) or isinstance(output, (list, tuple))):
+        return output
+    if isinstance(output, (list, tuple)):
+        return [s.data if is_node(s) and not isinstance(s, Value) else s for s in output]
+    return output.data
+
+
 def check_steps(steps):
     """``steps`` as an int, or a ValueError saying a run needs a positive whole number."""
     if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 1:
@@ -180,9 +190,21 @@ def _check_model_fits(model, X, y, loss_name, loss_fn):
             f"{loss_name} compares one output per sample with its target, but the model returns "
             f"{len(outputs[0])} outputs; use loss='cross_entropy' for class scores, or a model with one output"
         )
-    loss = loss_fn(outputs, y)  # the losses check their targets (hinge's ±1, class indices)
-    if not isinstance(loss, Value):
-        raise TypeError(f"the loss function must return a Value (build it from the outputs), got {type(loss).__name__}")
+    try:
+        loss = loss_fn(outputs, y)  # the losses check their targets (hinge's ±1, class indices)
+    except (AttributeError, TypeError) as error:
+        first = outputs[0][0] if several else outputs[0]
+        if isinstance(first, Value) or not is_node(first):
+            raise
+        raise TypeError(
+            f"the {loss_name} loss needs an operation your {type(first).__name__} does not have ({error}); "
+            "add it to your class, or choose a loss built from the operations it has (sum_of_squares: - and **)"
+        ) from None
+    if not (isinstance(loss, Value) or (is_node(loss) and callable(getattr(loss, "backward", None)))):
+        raise TypeError(
+            "the loss function must return a Value, or a node of your class with .data and backward() "
+            f"(build it from the outputs), got {type(loss).__name__}"
+        )
 
 
 def _check_non_negative(name, value):
@@ -202,7 +224,7 @@ def _check_batch_size(batch_size, n):
 def _make_optimizer(model, optimizer, lr):
     if optimizer is None:
         if not hasattr(model, "parameters"):
-            raise TypeError(f"the model must have parameters() (an nn.Module), got {type(model).__name__}; or pass optimizer=")
+            raise TypeError(f"the model must have parameters() (an nn.Module, or your own MyMLP), got {type(model).__name__}; or pass optimizer=")
         return SGD(model.parameters(), lr=DEFAULT_LR if lr is None else lr)
     if not isinstance(optimizer, Optimizer):
         raise TypeError(f"optimizer must be a micrograd.optim Optimizer (SGD, Adam), got {type(optimizer).__name__}")

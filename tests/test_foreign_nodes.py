@@ -2,6 +2,7 @@
 that are not the package's Value (the lecture's, micrograd 0.1.0's, a tuple-based one, a fork)."""
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from micrograd import Value, graph_size
-from micrograd.viz import dot_source, draw_dot, text_graph
+from micrograd.viz import dot_source, draw_dot, style, text_graph
 from micrograd.widgets import BackpropStepper, ExpressionExplorer
 
 from foreign_nodes import ForkValue, LectureValue, TupleNode, neuron, twice_used
@@ -98,7 +99,7 @@ class Value:  # noqa: F811 - a learner's class of the same name as the package's
 
 
 def test_a_non_node_is_refused_naming_its_class_and_what_a_node_needs():
-    with pytest.raises(TypeError, match=r"draw_dot takes .*\.data and its inputs in \._prev \(or \.inputs\); got int$"):
+    with pytest.raises(TypeError, match=r"draw_dot takes .*\.data and its inputs in \._prev \(or \.inputs, \._children, \.children\); got int$"):
         draw_dot(3)
     with pytest.raises(TypeError, match=r"got Value \(from module [\w.]*test_foreign_nodes\); it has \.data but"):
         text_graph(Value(2.0))
@@ -251,3 +252,237 @@ def test_the_explorer_runs_on_the_learner_class():
 
 
 Value_ = sys.modules["micrograd"].Value  # the package's, past the learner's class of that name above
+
+
+# -- the stepper on other classes: formulas, dead ReLUs, linear passes, other input names ----
+
+
+def panel_text(stepper):
+    return " ".join(re.sub(r"<[^>]+>", " ", stepper.panel.value).split())
+
+
+def every_panel(stepper):
+    """The panel after each step, to the end, as one text."""
+    panels = []
+    while not stepper.done:
+        stepper.step()
+        panels.append(panel_text(stepper))
+    return "\n".join(panels)
+
+
+def test_a_closure_class_steps_with_the_same_chain_rule_lines_as_the_package():
+    out, leaves = neuron(LectureValue)
+    stepper = BackpropStepper(out)
+    stepper.step()
+    stepper.step()  # n = (x1*w1 + x2*w2) + b: local 1 for both, upstream 1 - o² = 0.5
+    assert "b.grad += 1.0000 × 0.5000 0.0000 → 0.5000" in panel_text(stepper)
+    stepper.finish()
+    stepper.back()
+    stepper.back()  # x2*w2 at x2 = 0: w2 gets += 0, a line all the same
+    stepper.step()
+    text = panel_text(stepper)
+    assert "w2.grad += 0.0000 × 0.5000 0.0000 → 0.0000" in text and "x2.grad += 1.0000 × 0.5000" in text
+
+
+def test_a_class_with_local_grads_shows_its_own_numbers_and_runs_its_own_backward():
+    out, leaves = neuron(TupleNode)
+    calls = []
+    real = TupleNode._backward
+
+    def counted(self):
+        calls.append(self)
+        real(self)
+
+    TupleNode._backward = counted
+    try:
+        text = every_panel(BackpropStepper(out))
+    finally:
+        TupleNode._backward = real
+    assert len(calls) == 5  # one call per node with inputs: its code is what is stepped
+    # TupleNode has no labels: a node is named by its op and data; x1 = 2 and w1 = -3 (x1 * w1)
+    assert "[value 2.0000].grad += -3.0000 × 0.5000 0.0000 → -1.5000" in text
+    assert "[value -3.0000].grad += 2.0000 × 0.5000 0.0000 → 1.0000" in text
+    assert leaves["w1"].grad == pytest.approx(1.0)
+
+
+class ReluValue(LectureValue):
+    """micrograd 0.1.0's relu, written as a closure on the lecture's class."""
+
+    def relu(self):
+        out = ReluValue(0.0 if self.data < 0 else self.data, (self,), "ReLU")
+
+        def _backward():
+            self.grad += (out.data > 0) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __add__(self, other):
+        out = ReluValue(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+
+def test_a_dead_relu_is_a_zero_local_derivative_not_a_bug():
+    a, b = ReluValue(-2.0, label="a"), ReluValue(1.0, label="b")
+    out = a.relu() + b
+    stepper = BackpropStepper(out)
+    stepper.finish()
+    text = panel_text(stepper)
+    assert "a.grad += 0.0000 × 1.0000 0.0000 → 0.0000" in text
+    assert "changed no gradient" not in text and "micrograd-error" not in stepper.panel.value
+    assert a.grad == 0.0 and b.grad == 1.0
+
+
+def test_to_the_end_is_linear_in_the_graph_size_on_any_class():
+    """Counts every read and write of a .grad: a whole pass touches each node a few times."""
+
+    class Counting(LectureValue):
+        touched = 0
+
+        @property
+        def grad(self):
+            Counting.touched += 1
+            return self._grad
+
+        @grad.setter
+        def grad(self, value):
+            Counting.touched += 1
+            self._grad = value
+
+        def __add__(self, other):
+            out = Counting(self.data + other.data, (self, other), "+")
+
+            def _backward():
+                self.grad += out.grad
+                other.grad += out.grad
+
+            out._backward = _backward
+            return out
+
+    def touched_by_a_pass(n):
+        x = Counting(1.0, label="x")
+        for _ in range(n):
+            x = x + Counting(0.5)
+        stepper = BackpropStepper(x)
+        Counting.touched = 0
+        stepper.finish()
+        assert stepper.done and x.grad == 1.0
+        return Counting.touched
+
+    small, large = touched_by_a_pass(1000), touched_by_a_pass(4000)
+    assert large < 5 * small  # 4 times the nodes; a quadratic pass would be about 16 times
+
+
+class MicrogptValue:
+    """Karpathy's microgpt Value: inputs in _children, local derivatives in _local_grads, no _op,
+    no label, no _backward (its backward() applies the derivatives itself)."""
+
+    __slots__ = ("data", "grad", "_children", "_local_grads")
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __add__(self, other):
+        other = other if isinstance(other, MicrogptValue) else MicrogptValue(other)
+        return MicrogptValue(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, MicrogptValue) else MicrogptValue(other)
+        return MicrogptValue(self.data * other.data, (self, other), (other.data, self.data))
+
+    def relu(self):
+        return MicrogptValue(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._children:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for child, local_grad in zip(v._children, v._local_grads):
+                child.grad += local_grad * v.grad
+
+
+class ChildrenNode:
+    """Inputs in .children, op in .op, a _backward method."""
+
+    def __init__(self, data, children=(), op=""):
+        self.data, self.grad, self.children, self.op = data, 0.0, list(children), op
+
+    def __mul__(self, other):
+        return ChildrenNode(self.data * other.data, (self, other), "*")
+
+    def _backward(self):
+        a, b = self.children
+        a.grad += b.data * self.grad
+        b.grad += a.data * self.grad
+
+
+def microgpt_expression():
+    a, b = MicrogptValue(2.0), MicrogptValue(-3.0)
+    return (a * b + a).relu() + a * a, a, b
+
+
+def test_inputs_in_children_are_read_like_prev_drawn_listed_and_stepped():
+    y, a, b = microgpt_expression()
+    expected_y, expected_a, expected_b = microgpt_expression()
+    expected_y.backward()
+    text = every_panel(BackpropStepper(y))
+    assert (a.grad, b.grad) == (expected_a.grad, expected_b.grad) == (4.0, 0.0)
+    assert "[value -4.0000].grad += 0.0000 × 1.0000 0.0000 → 0.0000" in text  # a dead relu hands on nothing
+    assert "[value 2.0000].grad += 2.0000 × 1.0000 0.0000 → 2.0000" in text  # a * a: 2 lines of 2 × 1
+    lines = text_graph(y).splitlines()
+    assert sum("= ?(" in line for line in lines) == 5  # every operation lists its inputs
+    p, q = ChildrenNode(3.0), ChildrenNode(4.0)
+    r = p * q
+    assert text_graph(r).splitlines()[0].endswith("= #0 * #1")
+    BackpropStepper(r).finish()
+    assert (p.grad, q.grad) == (4.0, 3.0)
+
+
+class Unnamed(LectureValue):
+    """The lecture's class with no op names recorded: every operation's _op is empty."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        super().__init__(data, _children, "", label)
+
+    def __add__(self, other):
+        out = super().__add__(other)
+        return Unnamed(out.data, out._prev)
+
+    def __mul__(self, other):
+        out = super().__mul__(other if isinstance(other, LectureValue) else Unnamed(other))
+        return Unnamed(out.data, out._prev)
+
+
+def unnamed_chain(steps):
+    y = Unnamed(1.0, label="x")
+    for _ in range(steps):
+        y = y * Unnamed(0.5) + Unnamed(1.0)
+    return y
+
+
+def test_a_node_with_inputs_but_no_op_is_not_taken_for_a_leaf():
+    source = dot_source(unnamed_chain(60))  # 241 values: collapsed, and only the 120 leaves folded
+    assert "241 values drawn as 121 nodes" in source and "120 constants folded" in source
+    small = dot_source(unnamed_chain(3))
+    assert small.count(style.ROLE_FILLS["intermediate"]) == 5  # the 6 operations but the output
+    assert small.count(style.ROLE_FILLS["input"]) == 7  # x and the six constants
+    lines = text_graph(unnamed_chain(3)).splitlines()
+    assert lines[0].endswith("= ?(#10, #11)") and sum("= ?(" in line for line in lines) == 6

@@ -70,7 +70,7 @@ def test_divergence_is_reported_not_hidden():
     "call, error, message",
     [
         (lambda: SGD([], lr=0.1), ValueError, "no parameters"),
-        (lambda: SGD([1.0], lr=0.1), TypeError, "optimises Values"),
+        (lambda: SGD([1.0], lr=0.1), TypeError, r"optimises parameters with a number in \.data and a gradient in \.grad .*got float$"),
         (lambda: SGD([Value(1.0)], lr=-1), ValueError, "non-negative"),
         (lambda: SGD([Value(1.0)], momentum=1.5), ValueError, "momentum"),
         (lambda: Adam([Value(1.0)], betas=(1.0, 0.9)), ValueError, "betas"),

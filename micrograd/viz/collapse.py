@@ -224,7 +224,7 @@ def _fold_leaves(blocks, index):
 
 
 def _foldable(block, index, uses):
-    if block.kind != VALUE or block.op:
+    if block.kind != VALUE or block.op or block.value.inputs:  # inputs without an op name: not a leaf
         return None
     node = block.value
     if index.is_parameter(node):
@@ -243,7 +243,7 @@ def _signatures(blocks, index):
     table = {}
     signature = {}
     for block in blocks:
-        if block.kind == VALUE and not block.op:
+        if block.kind == VALUE and not block.op and not block.value.inputs:
             key = ("leaf", index.role(block.value))
         else:
             key = (

@@ -68,7 +68,7 @@ class GraphIndex:
         """
         if node is self.root:
             return OUTPUT
-        if node.op:
+        if node.op or node.inputs:  # a class may record no op name for an operation
             return INTERMEDIATE
         return PARAMETER if self.is_parameter(node) else INPUT
 

@@ -4,6 +4,12 @@ One box per layer, one row per neuron: its bias, the range of its weights,
 the largest |grad| among its parameters (from the last ``backward()``), and,
 given an input sample, its output for that sample.  The drawing only reads
 the model: it runs a forward pass when given a sample, never ``backward``.
+
+Besides the package's ``MLP``, ``Layer`` and ``Neuron``, it draws a network
+of your own made the lecture's way: an MLP with ``.layers``, a layer with
+``.neurons``, a neuron with weights ``.w`` and a bias ``.b`` whose numbers
+are in ``.data`` and ``.grad``.  A neuron without an ``activation`` attribute
+is named by the operation its output was made by (``tanh``, ``relu``).
 """
 
 from . import style
@@ -11,6 +17,7 @@ from .drawing import GraphDrawing, narrower
 from .dotsource import GRAPH_NAME
 from .options import PAGE_WIDTH_PX, RANKDIRS, check_page_width
 from .labels import check_precision, format_number, html_text
+from ..graphs import is_node
 from ..nn import MLP, Layer, Neuron
 
 INACTIVE_TEXT = "#94a3b8"
@@ -75,14 +82,56 @@ def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="auto", ma
 
 
 def _layers(model):
-    """The model's neurons, layer by layer."""
+    """The model's neurons, layer by layer: the package's classes, or any made the same way."""
     if isinstance(model, MLP):
         return [layer.neurons for layer in model.layers]
     if isinstance(model, Layer):
         return [model.neurons]
     if isinstance(model, Neuron):
         return [[model]]
-    raise TypeError(f"draw_model draws an MLP, a Layer or a Neuron, got {type(model).__name__}; for any graph of Values use draw_dot")
+    try:
+        if _is_neuron(model):
+            return [[model]]
+        if _is_layer(model):
+            return [list(model.neurons)]
+        layers = [list(layer.neurons) for layer in model.layers]
+        if layers and all(layers) and all(_is_layer(layer) for layer in model.layers):
+            return layers
+    except (AttributeError, TypeError):
+        pass
+    raise TypeError(
+        f"draw_model draws an MLP, a Layer or a Neuron: the package's, or yours made the lecture's way "
+        f"(an MLP's .layers, a layer's .neurons, a neuron's weights .w and bias .b); got {type(model).__name__}; "
+        "for any graph of Values use draw_dot"
+    )
+
+
+def _is_neuron(obj):
+    w, b = getattr(obj, "w", None), getattr(obj, "b", None)
+    return isinstance(w, (list, tuple)) and len(w) > 0 and all(map(is_node, w)) and is_node(b)
+
+
+def _is_layer(obj):
+    neurons = getattr(obj, "neurons", None)
+    return isinstance(neurons, (list, tuple)) and len(neurons) > 0 and all(map(_is_neuron, neurons))
+
+
+def _activation(neuron):
+    """The package's neuron says its activation; another is named by the op of its output."""
+    if isinstance(neuron, Neuron) or hasattr(neuron, "activation"):
+        return ACTIVATION_NAMES.get(neuron.activation, str(neuron.activation))
+    try:
+        out = neuron([0.0] * len(neuron.w))
+    except Exception:  # noqa: BLE001 - the learner's code: the name is only a caption
+        return "activation not known"
+    op = str(getattr(out, "_op", None) or getattr(out, "op", None) or "")
+    if op.lower() in ("+", ""):
+        return "linear"
+    return ACTIVATION_NAMES.get(op.lower(), op)
+
+
+def _parameters(neuron):
+    return list(neuron.w) + [neuron.b]
 
 
 def _data(v):
@@ -104,7 +153,7 @@ def _outputs(layers, x, nin):
 
 
 def _layer_table(i, neurons, outputs, last, fmt, show_grad, max_rows):
-    kind = ACTIVATION_NAMES.get(neurons[0].activation, str(neurons[0].activation))
+    kind = _activation(neurons[0])
     header_fill = style.ROLE_FILLS["output" if last else "parameter"]
     columns = ["neuron", "bias", "weights"]
     if show_grad:
@@ -120,10 +169,10 @@ def _layer_table(i, neurons, outputs, last, fmt, show_grad, max_rows):
         weights = [w.data for w in neuron.w]
         cells = [f"N{j}", fmt(neuron.b.data), f"{fmt(min(weights))} … {fmt(max(weights))}"]
         if show_grad:
-            cells.append(fmt(max(abs(p.grad) for p in neuron.parameters())))
+            cells.append(fmt(max(abs(p.grad or 0.0) for p in _parameters(neuron))))
         if outputs is not None:
             # A ReLU at 0 passes no gradient back for this sample: grey it out.
-            inactive = neuron.activation == "relu" and outputs[j] <= 0.0
+            inactive = getattr(neuron, "activation", None) == "relu" and outputs[j] <= 0.0
             out = fmt(outputs[j])
             cells.append(f'<FONT COLOR="{INACTIVE_TEXT}">{out}</FONT>' if inactive else out)
         rows.append("<TR>" + "".join(f'<TD ALIGN="RIGHT">{c}</TD>' for c in cells) + "</TR>")

@@ -81,10 +81,10 @@ def _levels(root, order):
 
 
 def _formula(node, names):
-    if not node.op:
+    if not node.inputs:
         return ""
     args = [_operand(names[child]) for child in node.inputs]
-    op = node.op
+    op = node.op or "?"  # a class may record no op name: its inputs are still shown
     if op in _INFIX and len(args) == 2:
         return f"= {args[0]} {op} {args[1]}"
     if op == "neg":

@@ -1,9 +1,10 @@
 """BackpropStepper: run backpropagation one node per click."""
 
+import dis
 import html
 
 from ..engine import topological_order
-from ..graphs import is_node, not_a_node, read_graph
+from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
 from .drawing import draw, drawing_options, node_names
 
@@ -14,19 +15,30 @@ class BackpropStepper(Controller):
     """Backpropagation through ``root``'s graph, one node at a time.
 
     ``root`` is the output node of any micrograd-style class: the package's
-    ``Value``, your own ``MyValue``, the lecture's or micrograd 0.1.0's (see
-    ``micrograd.graphs`` for what a node needs).  Each step takes the next
-    node in reverse topological order, output first, and does its part of
-    the chain rule; the drawing highlights that node and its edges, and the
-    panel shows what changed.  The first step also seeds ``root.grad = 1``.
+    ``Value``, your own ``MyValue``, the lecture's, micrograd 0.1.0's or
+    microgpt's (see ``micrograd.graphs`` for what a node needs), or a PyTorch
+    scalar.  Each step takes the next node in reverse topological order,
+    output first, and does its part of the chain rule; the drawing highlights
+    that node and its edges, and the panel shows what changed.  The first
+    step also seeds ``root.grad = 1``.
 
-    - A node of the package's ``Value`` that recorded its local derivatives
-      steps as ``input.grad += local × node.grad``, each update on screen.
-    - Any other node, yours included, has its own ``_backward()`` called, and
-      the panel lists every gradient that call changed, from what to what.
-      When the call *replaces* a gradient that already held a contribution
-      from an earlier step (``=`` where ``+=`` belongs: it only shows when a
-      node is used twice), that step says so.
+    Every step is shown as ``input.grad += local × node.grad``, one line per
+    input, ``+= 0`` included:
+
+    - a node of the package's ``Value`` (or of a PyTorch graph, whose local
+      derivatives PyTorch's backward functions give) does that update itself;
+    - a node of your class has its own ``_backward()`` called: that is the
+      code being stepped.  The local derivatives on screen are the ones your
+      node recorded in ``_local_grads``, or else what its ``_backward()``
+      hands each input from a zero start when the node's grad is 1.  A class
+      with ``_local_grads`` and no ``_backward()`` (microgpt's) gets the
+      update done for it, on its own nodes.
+
+    When a ``_backward()`` does something else than adding local × upstream,
+    the panel lists every gradient it changed, from what to what, instead;
+    when it *replaces* a gradient that already held a contribution from an
+    earlier step (``=`` where ``+=`` belongs: it only shows when a node is
+    used twice), that step says so.
 
     The stepper owns the graph's gradients while it runs: it starts with
     every gradient at zero, leaves included (``backward()`` would add into
@@ -43,11 +55,19 @@ class BackpropStepper(Controller):
     """
 
     def __init__(self, root, options=None, **changes):
-        if not is_node(root):
+        if not (is_node(root) or is_torch_tensor(root)):
             raise not_a_node("BackpropStepper", root, "the output node of a computation")
         self.view = read_graph(root, "BackpropStepper")
         self.root = self.view.root  # the package's Value for it: what is drawn
+        # The learner's nodes hold the gradients their code computes; a PyTorch graph's mirror is
+        # stepped on its own (PyTorch keeps its gradients to itself).
+        self.on_originals = self.view.foreign and not self.view.detached
         self.nodes = topological_order(self.root)
+        if self.view.detached and any(node.inputs and node.local_grads is None for node in self.nodes):
+            raise ValueError(
+                "BackpropStepper: PyTorch no longer holds what this graph's local derivatives need "
+                "(a backward() freed it); build the tensor again and step it before calling backward()"
+            )
         self.options = drawing_options(options, changes, show_local_grads=True)
         if self.view.foreign and self.options.parameters is not None:  # the learner's nodes: their mirrors
             self.options = self.options.replace(model=None, params=self.view.map_params(self.options.parameters))
@@ -101,73 +121,110 @@ class BackpropStepper(Controller):
         saved = []
         if self.position == 0:
             saved.append(self._set_grad(self.root, 1.0))
-        if node.local_grads is not None and not self.view.foreign:
+        original = self._holder(node)
+        backward = getattr(original, "_backward", None) if self.on_originals or node.local_grads is None else None
+        if node.local_grads is not None and not callable(backward):
             step = self._chain_rule(node, saved)
         else:
-            step = self._own_backward(node, saved)
+            step = self._own_backward(node, original, backward, saved)
         self._undo.append(saved)
         self._steps.append(step)
         self.updates = step.updates
         if redraw:
             self.redraw()
 
+    def _holder(self, node):
+        """The object that holds ``node``'s gradient: the learner's node, or the drawn Value itself."""
+        return self.view.original(node) if self.on_originals else node
+
     def _set_grad(self, node, grad):
         """Set a node's gradient (the learner's node and its drawing); returns what undoes it."""
-        original = self.view.original(node)
-        before = original.grad
-        original.grad = grad
+        holder = self._holder(node)
+        before = holder.grad
+        holder.grad = grad
         node.grad = grad
-        return original, before
+        return holder, before
 
     def _chain_rule(self, node, saved):
         upstream = node.grad
         updates = []
         for child, local in zip(node.inputs, node.local_grads):
-            saved.append((child, child.grad))
             before = child.grad
-            child.grad += local * upstream  # the chain rule, as backward() does it
+            saved.append(self._set_grad(child, before + local * upstream))  # the chain rule, as backward() does it
             updates.append((child, local, upstream, before, child.grad))
         return _Step(node, updates)
 
-    def _own_backward(self, node, saved):
-        """Call the node's own _backward() on the learner's graph and see what it changed."""
-        original = self.view.original(node)
-        backward = getattr(original, "_backward", None)
+    def _own_backward(self, node, original, backward, saved):
+        """Call the node's own _backward() and see what it did: local × upstream into each input, or
+        something else, listed as it is.  Only the node and its inputs are read, so a whole pass is
+        linear in the size of the graph."""
         if not callable(backward):
             return _Step(node, [], error=f"{self.names[node]} has no _backward() to call")
-        pairs = self.view.pairs() or [(n, n) for n in self.nodes]
-        before = [(o, o.grad) for o, _ in pairs]
-        alone = self._contributions(node, original, before)
+        inputs = list({id(child): child for child in node.inputs}.values())  # each once, in operand order
+        holders = [self._holder(child) for child in inputs]
+        watched = holders + ([] if any(h is original for h in holders) else [original])
+        before = [(h, h.grad) for h in watched]
+        upstream = node.grad
+        if node.local_grads is not None:
+            terms = list(zip(node.inputs, node.local_grads))
+        else:
+            probed = self._probe(original, backward, holders, before)
+            terms = None if probed is None else list(zip(inputs, probed))
+        predicted = self._predict(terms, upstream)
         try:
             backward()
         except Exception as error:  # the learner's code: say what it raised, keep the stepper usable
             self._restore(before)
             return _Step(node, [], error=f"{self.names[node]}._backward() raised {type(error).__name__}: {error}")
-        changes, overwritten = [], []
-        for (o, grad_before), (_, mirror) in zip(before, pairs):
-            grad_after = o.grad
-            if _same(grad_after, grad_before):
-                continue
-            saved.append((o, grad_before))
-            changes.append((mirror, grad_before, grad_after))
-            added = alone.get(id(o))
-            if grad_before and added is not None and _same(grad_after, added) and not _same(grad_after, grad_before + added):
-                overwritten.append((mirror, grad_before, grad_after, grad_before + added))
-        self.view.refresh()
-        return _Step(node, changes, own=True, overwritten=overwritten)
+        changes = []
+        for h, grad_before in before:
+            if not _same(_grad(h), _grad_of(grad_before)):
+                saved.append((h, grad_before))
+                changes.append((h, grad_before))
+        if self.on_originals:
+            self.view.refresh([h for h, _ in changes])
+        if not changes and upstream and not _stores_grad(backward):
+            return _Step(node, [], own=True, idle=True)
+        stray = any(h is original for h, _ in changes) and not any(h is original for h in holders)
+        if predicted is not None and not stray and all(_same(_grad(h), predicted[1][id(c)]) for c, h in zip(inputs, holders)):
+            return _Step(node, predicted[0])
+        mirror = {id(h): child for child, h in zip(inputs, holders)}
+        mirror[id(original)] = node
+        alone = predicted[2] if predicted is not None else {}
+        updates, overwritten = [], []
+        for h, grad_before in changes:
+            child, b, a = mirror[id(h)], _grad_of(grad_before), _grad(h)
+            updates.append((child, b, a))
+            added = alone.get(id(child))
+            if b and added is not None and _same(a, added) and not _same(a, b + added):
+                overwritten.append((child, b, a, b + added))
+        return _Step(node, updates, own=True, overwritten=overwritten)
 
-    def _contributions(self, node, original, before):
-        """{id(input): what node's _backward() adds to it, from a zero start}: tells += from =."""
-        inputs = [self.view.original(child) for child in node.inputs]
-        if not any(child.grad for child in inputs):
-            return {}  # nothing held yet: nothing can be overwritten
+    @staticmethod
+    def _predict(terms, upstream):
+        """(rows, {id(input): grad after}, {id(input): what it adds}) if each input's grad grows by
+        local × upstream, from the grads the inputs hold now; None when the derivatives are unknown."""
+        if terms is None:
+            return None
+        after, alone, rows = {}, {}, []
+        for child, local in terms:
+            before = after.get(id(child), child.grad)
+            after[id(child)] = before + local * upstream
+            alone[id(child)] = alone.get(id(child), 0.0) + local * upstream
+            rows.append((child, local, upstream, before, after[id(child)]))
+        return rows, after, alone
+
+    def _probe(self, original, backward, holders, before):
+        """What ``backward()`` hands each input from a zero start when the node's grad is 1: its
+        local derivatives.  Everything it touched is put back; None if it raised."""
         try:
-            for child in inputs:
-                child.grad = 0.0
-            original._backward()
-            return {id(child): child.grad for child in inputs}
-        except Exception:
-            return {}
+            for h in holders:
+                h.grad = 0.0
+            original.grad = 1.0
+            backward()
+            return [_grad(h) for h in holders]
+        except Exception:  # noqa: BLE001 - the real call says what it raises
+            return None
         finally:
             self._restore(before)
 
@@ -183,7 +240,8 @@ class BackpropStepper(Controller):
         saved = self._undo.pop()
         self._steps.pop()
         self._restore(reversed(saved))
-        self.view.refresh()
+        if self.on_originals:
+            self.view.refresh([holder for holder, _ in saved])
         self.updates = self._steps[-1].updates if self._steps else []
         self.redraw()
 
@@ -231,8 +289,8 @@ class BackpropStepper(Controller):
         total = len(self.schedule)
         if self.position == 0:
             how = (
-                "calling each node's own _backward() and showing the gradients it changed"
-                if self.view.foreign else "adding local × upstream into each input's grad"
+                "calling each node's own _backward(), which adds local × upstream into each input's grad"
+                if self.on_originals else "adding local × upstream into each input's grad"
             )
             return message_html(
                 f"Every gradient is 0. Step sets {root}.grad = 1 (d{root}/d{root} = 1), then visits the nodes "
@@ -258,7 +316,7 @@ class BackpropStepper(Controller):
                     "</tr>"
                 )
         op = f" ({html.escape(node.op)})" if node.op else ""
-        did = f", its _backward() changed {len(step.updates)} gradient{'s' * (len(step.updates) != 1)}" if step.own else ""
+        did = f", its _backward() changed {len(step.updates)} gradient{'s' * (len(step.updates) != 1)}" if step.own and not step.error else ""
         head = (
             f"<b>node <span class='micrograd-position'>{self.position}</span> of {total}: "
             f"<span class='micrograd-current'>{html.escape(name[node])}</span></b>{op}, "
@@ -267,8 +325,8 @@ class BackpropStepper(Controller):
         notes = [message_html(text, kind="error") for text in self._warnings(step)]
         tail = ""
         if self.done:
-            if self.view.foreign:
-                tail = message_html(f"Done: every node's _backward() has run once, from {root} back to the inputs.")
+            if self.on_originals:
+                tail = message_html(f"Done: every node has passed its gradient on once, from {root} back to the inputs.")
             else:
                 tail = message_html(f"Done: every gradient now equals what {root}.backward() gives.")
         return f"<div>{head}</div><table style='line-height:1.5'>{''.join(rows)}</table>{''.join(notes)}{tail}"
@@ -288,7 +346,7 @@ class BackpropStepper(Controller):
             strays = [name[child] for child, _, _ in step.updates if id(child) not in inputs]
             if strays:
                 found.append(f"_backward() changed {', '.join(strays)}, which {'is' if len(strays) == 1 else 'are'} not among this node's inputs.")
-            if not step.updates and step.node.grad:
+            if step.idle:
                 found.append("_backward() changed no gradient: it should add local derivative × this node's grad into each input's grad.")
         return found
 
@@ -299,15 +357,34 @@ class BackpropStepper(Controller):
 class _Step:
     """What one step did: chain-rule updates, or the gradients a node's own _backward() changed."""
 
-    __slots__ = ("node", "updates", "own", "overwritten", "error")
+    __slots__ = ("node", "updates", "own", "overwritten", "error", "idle")
 
-    def __init__(self, node, updates, own=False, overwritten=(), error=""):
+    def __init__(self, node, updates, own=False, overwritten=(), error="", idle=False):
         self.node = node
         # own: (input, before, after); else (input, local, upstream, before, after)
         self.updates = updates
         self.own = own or bool(error)
         self.overwritten = overwritten  # (input, before, after, what += would give)
         self.error = error
+        self.idle = idle  # its _backward() never sets a .grad, and changed nothing
+
+
+def _grad_of(grad):
+    return 0.0 if grad is None else float(grad)
+
+
+def _grad(holder):
+    return _grad_of(holder.grad)
+
+
+def _stores_grad(function):
+    """Does the code of ``function`` assign a ``.grad`` anywhere?  A _backward() that changed no
+    gradient is a bug when it never could (``lambda: None``), and a zero local derivative (a ReLU
+    at 0, a saturated tanh) when it could.  Code Python cannot show is taken to assign one."""
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    if code is None:
+        return True
+    return any(op.opname == "STORE_ATTR" and op.argval == "grad" for op in dis.get_instructions(code))
 
 
 def _same(a, b):

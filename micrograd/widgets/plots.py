@@ -76,7 +76,7 @@ def grid_outputs(model, points):
 
 
 def _data(x):
-    return x.data if isinstance(x, Value) else float(x)
+    return x.data if isinstance(x, Value) or hasattr(x, "data") else float(x)  # a learner's MyValue too
 
 
 def class_margins(outputs):
