@@ -128,7 +128,7 @@ PIECES = [
     Piece(3, "MyValue", ("MyValue",), _check_value_3),
     Piece(4, "my_topological_order", ("my_topological_order",), _check_order),
     Piece(4, "my_backward", ("my_backward",), _check_backward),
-    Piece(4, "more operations", ("as_my_value",), _check_operations),
+    Piece(4, "more operations", ("MyValue",), _check_operations),
     Piece(5, "MyNeuron, MyLayer, MyMLP", ("MyNeuron", "MyLayer", "MyMLP"), _check_network),
     Piece(6, "my_train", ("my_train",), _check_train),
 ]
@@ -219,68 +219,62 @@ import math
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue; a MyValue stays as it is."""
-    return x if isinstance(x, MyValue) else MyValue(x)
+    """A plain number becomes a leaf MyValue; anything else stays as it is."""
+    return MyValue(x) if isinstance(x, (int, float)) else x
 
 
-# The + and * you wrote in lesson 3, kept aside once, so that running this cell again wraps them once.
-if "_your_add" not in vars(MyValue):
-    MyValue._your_add, MyValue._your_mul = MyValue.__add__, MyValue.__mul__
-your_add, your_mul = MyValue._your_add, MyValue._your_mul
+def one_input_node(x, data, op, local):
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
+    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    out = MyValue(data, (x,), op)
+    out._local_grads = (local,)
+
+    def _backward():
+        x.grad += local * out.grad
+
+    out._backward = _backward
+    return out
 
 
-def __add__(self, other):  # x + 1: the number becomes a leaf, then your +
-    return your_add(self, as_my_value(other))
+class MyValue(MyValue):
+    """Your MyValue from lesson 3, with the lecture's other operations; super() is your lesson-3 class."""
 
+    def __add__(self, other):  # x + 1: the number becomes a leaf, then your +
+        return super().__add__(as_my_value(other))
 
-def __mul__(self, other):  # x * 2
-    return your_mul(self, as_my_value(other))
+    def __mul__(self, other):  # x * 2
+        return super().__mul__(as_my_value(other))
 
+    def __radd__(self, other):  # 1 + x, and sum([...]), which starts from 0
+        return self + other
 
-def __radd__(self, other):  # 1 + x, and sum([...]), which starts from 0
-    return self + other
+    def __rmul__(self, other):  # 2 * x
+        return self * other
 
+    def __neg__(self):  # -x
+        return self * -1
 
-def __rmul__(self, other):  # 2 * x
-    return self * other
+    def __sub__(self, other):  # x - 1
+        return self + (-other)
 
+    def __rsub__(self, other):  # 1 - x
+        return (-self) + other
 
-def __neg__(self):  # -x
-    return self * -1
+    def __pow__(self, k):  # x ** k for a plain number k: d/dx x**k = k * x**(k - 1)
+        return one_input_node(self, self.data**k, f"**{k}", k * self.data ** (k - 1))
 
+    def exp(self):  # d/dx e**x = e**x
+        e = math.exp(self.data)
+        return one_input_node(self, e, "exp", e)
 
-def __sub__(self, other):  # x - 1
-    return self + (-other)
+    def __truediv__(self, other):  # x / y, the lecture's way: x * y**-1
+        return self * as_my_value(other) ** -1
 
+    def __rtruediv__(self, other):  # 2 / x
+        return as_my_value(other) * self**-1
 
-def __rsub__(self, other):  # 1 - x
-    return (-self) + other
-
-
-def __pow__(self, k):  # x ** k for a plain number k: d/dx x**k = k * x**(k - 1)
-    return MyValue(self.data**k, (self,), f"**{k}", _local_grads=(k * self.data ** (k - 1),))
-
-
-def exp(self):  # d/dx e**x = e**x
-    e = math.exp(self.data)
-    return MyValue(e, (self,), "exp", _local_grads=(e,))
-
-
-def __truediv__(self, other):  # x / y, the lecture's way: x * y**-1
-    return self * as_my_value(other) ** -1
-
-
-def __rtruediv__(self, other):  # 2 / x
-    return as_my_value(other) * self**-1
-
-
-def backward(self):  # L.backward(): your my_backward, as a method, like the lecture's Value
-    my_backward(self)
-
-
-for method in (__add__, __mul__, __radd__, __rmul__, __neg__, __sub__, __rsub__, __pow__, exp,
-               __truediv__, __rtruediv__, backward):
-    setattr(MyValue, method.__name__, method)
+    def backward(self):  # L.backward(): your my_backward, as a method, like the lecture's Value
+        my_backward(self)
 ''',
     "lesson 5: MyNeuron, MyLayer, MyMLP": '''\
 import random
@@ -451,21 +445,70 @@ def section_key(line):
 
 
 def my_micrograd(line, cell):
-    """%%my_micrograd lesson N: piece -- run the cell as usual, and save it in my_micrograd.py."""
+    """%%my_micrograd lesson N: piece -- run the cell as usual, and save it in my_micrograd.py if it ran."""
     from IPython import get_ipython
 
     key = section_key(line)
-    get_ipython().run_cell(cell)
+    result = get_ipython().run_cell(cell)
     if key is None:
         print("not saved: name the cell's piece after the magic, e.g. %%my_micrograd lesson 3: MyValue")
         return
+    error = result.error_before_exec or result.error_in_exec
+    if error is not None:
+        kept = "the code it saved last time" if key in sections() else "no code for it yet"
+        what = "has a syntax error" if isinstance(error, SyntaxError) else f"raised {type(error).__name__}"
+        print(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "
+              "Fix the cell and run it again.")
+        return
     store(key, cell)
     print(f"(saved in {FILE_NAME} as \"{key}\")")
+    if "check" not in get_ipython().user_ns:
+        print("This kernel has not run the lesson's first cell (after a restart, say): run it, or Run > Run All "
+              "Above, before the check below.")
 
 
 def load_ipython_extension(ipython):
     """%load_ext micrograd.yours: adds the %%my_micrograd cell magic."""
     ipython.register_magic_function(my_micrograd, magic_kind="cell", magic_name="my_micrograd")
+
+
+AUTOLOAD_CONFIG = "ipython_kernel_config.py"
+_AUTOLOAD = (
+    "\n# micrograd.yours: every kernel of this environment knows the %%my_micrograd cell magic from its start,\n"
+    "# so a lesson's build-it cell runs even when a restart skipped the lesson's first cell.\n"
+    "c.InteractiveShellApp.exec_lines.append(\n"
+    "    \"try:\\n    __import__('micrograd.yours').yours.load_ipython_extension(get_ipython())\\n\"\n"
+    "    \"except ImportError:\\n    pass\\n\"\n"
+    ")\n"
+)
+
+
+def install_autoload(prefix=None):
+    """Have every IPython kernel run by the Python at prefix (this one's) register %%my_micrograd at start.
+
+    IPython reads <prefix>/etc/ipython/ipython_kernel_config.py in each kernel it starts; `make setup`
+    runs this through `python -m micrograd.yours --autoload`.  Running it again changes nothing.
+    """
+    import sys
+
+    folder = Path(prefix if prefix is not None else sys.prefix) / "etc" / "ipython"
+    path = folder / AUTOLOAD_CONFIG
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if _AUTOLOAD not in text:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + _AUTOLOAD, encoding="utf-8")
+    return path
+
+
+def main(argv=None):
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if argv != ["--autoload"]:
+        print("usage: python -m micrograd.yours --autoload   (kernels of this environment know %%my_micrograd)")
+        return 2
+    print(f"%%my_micrograd is registered in every kernel of this environment: {install_autoload()}")
+    return 0
 
 
 # -- loading ------------------------------------------------------------------------------
@@ -513,6 +556,14 @@ def _check(piece, ns, before):
 _CACHE = {}
 
 
+def _lesson_imports():
+    """The names the lessons' first cells import that a saved cell may use (my_train's sum_of_squares, say)."""
+    from .engine import Value
+    from .losses import mse, sum_of_squares
+
+    return {"math": math, "random": random, "Value": Value, "mse": mse, "sum_of_squares": sum_of_squares}
+
+
 class _NoCheck:
     """Stands for a lesson's ``check`` module while saved cells run: any checker call is a no-op."""
 
@@ -543,7 +594,7 @@ def _load(lesson, folder=None):
     if cache_key in _CACHE:
         return _CACHE[cache_key]
     # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
-    ns = {"__name__": "my_micrograd", "__builtins__": builtins, "math": math, "random": random, "check": _NoCheck()}
+    ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
     results = {}
     filename = str(_path(folder))
     keys = [p.key for p in PIECES if p.lesson <= lesson]
@@ -588,36 +639,82 @@ def _key_for(name, lesson):
     return keys[-1]
 
 
-def _line(name, result, results):
+def _row(name, result, results):
+    """(the line saying what runs, the reason behind it, or None) for one piece."""
     lesson = result.key.split(":")[0]
+    shows = f'yours.answer("{result.key}") shows the worked answer'
     if result.status == "passed":
-        notes = []
-        for companion in _COMPANIONS.get(result.key, []):
-            other = results.get(companion)
-            if other is not None and other.status != "passed":
-                what, where = companion.split(": ", 1)[1], companion.split(":")[0]
-                why = "not written yet" if other.status == "missing" else f"fails its check: {other.message}"
-                notes.append(f"; with the package's {what}, as {where}'s is {why}")
-        return f"✓ {name}: using yours, from {lesson} (it passes {lesson}'s check){''.join(notes)}"
-    fallback = f'the package\'s worked answer: yours.answer("{result.key}") shows it'
+        replaced = [results[k] for k in _COMPANIONS.get(result.key, []) if k in results and results[k].status != "passed"]
+        if not replaced:
+            return f"✓ {name}: using yours, from {lesson} (it passes {lesson}'s check)", None
+        what = " and ".join(other.key.split(": ", 1)[1] for other in replaced)
+        reasons = [f"Yours passes {lesson}'s check; here it runs with the worked answer's {what}."]
+        for other in replaced:
+            piece = other.key.split(": ", 1)[1]
+            if other.status == "missing":
+                reasons.append(f"Your {piece} ({other.key.split(':')[0]}) is not written yet.")
+            else:
+                reasons.append(f"Your {piece} fails its check: {other.message}.")
+        return f"✓ {name}: using yours, from {lesson}, with the worked answer's {what}", " ".join(reasons)
     if result.status == "missing":
-        return f"… {name}: {lesson}'s is not written yet, so this lesson uses {fallback}"
-    return (f"✗ {name}: yours, from {lesson}, fails {lesson}'s check ({result.message}), so this lesson uses "
-            f"{fallback}. Fix yours in {lesson} and run its cell again")
+        return (f"… {name}: using the worked answer, as {lesson}'s is not written yet",
+                f"{shows}. Write yours in {lesson} and run its cell: from then on, this lesson runs on it.")
+    return (f"✗ {name}: using the worked answer, as yours fails {lesson}'s check",
+            f"{result.message.rstrip('.')}. {shows}; fix yours in {lesson} and run its cell again.")
+
+
+class Status:
+    """What a lesson runs on: one line per piece, its reason one click away (a <details> in a notebook)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def text(self):
+        return "\n".join(line + (f"\n    {reason}" if reason else "") for line, reason in self.rows)
+
+    def __repr__(self):
+        return self.text()
+
+    def _repr_html_(self):
+        from html import escape
+
+        # Proportional type, wrapped between words: a monospace output box breaks lines mid-word.
+        parts = ['<div class="micrograd-yours" style="font-family: var(--jp-content-font-family, sans-serif); '
+                 'font-size: 13px; line-height: 1.5; white-space: normal; word-break: normal; overflow-wrap: break-word">']
+        for line, reason in self.rows:
+            if reason is None:
+                parts.append(f"<div>{escape(line)}</div>")
+            else:
+                parts.append(f'<details><summary style="cursor: pointer">{escape(line)}</summary>'
+                             f'<div style="margin: 2px 0 4px 1.4em">{escape(reason)}</div></details>')
+        parts.append("</div>")
+        return "".join(parts)
+
+
+def _show(status):
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # pragma: no cover - IPython comes with the notebooks
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(status)
+    else:
+        print(status.text())
 
 
 def use(*names, lesson, folder=None):
     """Your pieces as they stood at the end of lesson: MyValue = use("MyValue", lesson=3).
 
-    Prints one line per piece: yours (checked by its lesson's checker), or the package's
-    worked answer while yours is not written yet or fails its check.  Returns the piece,
+    Shows one line per piece: yours (checked by its lesson's checker), or the package's
+    worked answer while yours is not written yet or fails its check, and why.  Returns the piece,
     or a tuple of them for several names.
     """
     if not names:
         raise TypeError('name the pieces to use, e.g. use("MyValue", lesson=3)')
     keys = {name: _key_for(name, lesson) for name in names}
     ns, results = _load(lesson, folder)
-    shown = set()
+    rows, shown = [], set()
     for name in names:
         key = keys[name]
         if key in shown:
@@ -625,7 +722,8 @@ def use(*names, lesson, folder=None):
         shown.add(key)
         piece = _BY_KEY[key]
         label = ", ".join(piece.defines) if len(piece.defines) > 1 else name
-        print(_line(label, results[key], results))
+        rows.append(_row(label, results[key], results))
+    _show(Status(rows))
     objects = tuple(ns[name] for name in names)
     return objects[0] if len(objects) == 1 else objects
 
@@ -652,3 +750,6 @@ def expected_file(notebooks):
             found[key] = (0, _body(code.splitlines()))
     return _render(found)
 
+
+if __name__ == "__main__":
+    raise SystemExit(main())

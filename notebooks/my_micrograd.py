@@ -86,68 +86,62 @@ import math
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue; a MyValue stays as it is."""
-    return x if isinstance(x, MyValue) else MyValue(x)
+    """A plain number becomes a leaf MyValue; anything else stays as it is."""
+    return MyValue(x) if isinstance(x, (int, float)) else x
 
 
-# The + and * you wrote in lesson 3, kept aside once, so that running this cell again wraps them once.
-if "_your_add" not in vars(MyValue):
-    MyValue._your_add, MyValue._your_mul = MyValue.__add__, MyValue.__mul__
-your_add, your_mul = MyValue._your_add, MyValue._your_mul
+def one_input_node(x, data, op, local):
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
+    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    out = MyValue(data, (x,), op)
+    out._local_grads = (local,)
+
+    def _backward():
+        x.grad += local * out.grad
+
+    out._backward = _backward
+    return out
 
 
-def __add__(self, other):  # x + 1: the number becomes a leaf, then your +
-    return your_add(self, as_my_value(other))
+class MyValue(MyValue):
+    """Your MyValue from lesson 3, with the lecture's other operations; super() is your lesson-3 class."""
 
+    def __add__(self, other):  # x + 1: the number becomes a leaf, then your +
+        return super().__add__(as_my_value(other))
 
-def __mul__(self, other):  # x * 2
-    return your_mul(self, as_my_value(other))
+    def __mul__(self, other):  # x * 2
+        return super().__mul__(as_my_value(other))
 
+    def __radd__(self, other):  # 1 + x, and sum([...]), which starts from 0
+        return self + other
 
-def __radd__(self, other):  # 1 + x, and sum([...]), which starts from 0
-    return self + other
+    def __rmul__(self, other):  # 2 * x
+        return self * other
 
+    def __neg__(self):  # -x
+        return self * -1
 
-def __rmul__(self, other):  # 2 * x
-    return self * other
+    def __sub__(self, other):  # x - 1
+        return self + (-other)
 
+    def __rsub__(self, other):  # 1 - x
+        return (-self) + other
 
-def __neg__(self):  # -x
-    return self * -1
+    def __pow__(self, k):  # x ** k for a plain number k: d/dx x**k = k * x**(k - 1)
+        return one_input_node(self, self.data**k, f"**{k}", k * self.data ** (k - 1))
 
+    def exp(self):  # d/dx e**x = e**x
+        e = math.exp(self.data)
+        return one_input_node(self, e, "exp", e)
 
-def __sub__(self, other):  # x - 1
-    return self + (-other)
+    def __truediv__(self, other):  # x / y, the lecture's way: x * y**-1
+        return self * as_my_value(other) ** -1
 
+    def __rtruediv__(self, other):  # 2 / x
+        return as_my_value(other) * self**-1
 
-def __rsub__(self, other):  # 1 - x
-    return (-self) + other
-
-
-def __pow__(self, k):  # x ** k for a plain number k: d/dx x**k = k * x**(k - 1)
-    return MyValue(self.data**k, (self,), f"**{k}", _local_grads=(k * self.data ** (k - 1),))
-
-
-def exp(self):  # d/dx e**x = e**x
-    e = math.exp(self.data)
-    return MyValue(e, (self,), "exp", _local_grads=(e,))
-
-
-def __truediv__(self, other):  # x / y, the lecture's way: x * y**-1
-    return self * as_my_value(other) ** -1
-
-
-def __rtruediv__(self, other):  # 2 / x
-    return as_my_value(other) * self**-1
-
-
-def backward(self):  # L.backward(): your my_backward, as a method, like the lecture's Value
-    my_backward(self)
-
-
-for method in (__add__, __mul__, __radd__, __rmul__, __neg__, __sub__, __rsub__, __pow__, exp,
-               __truediv__, __rtruediv__, backward):
-    setattr(MyValue, method.__name__, method)
+    def backward(self):  # L.backward(): your my_backward, as a method, like the lecture's Value
+        my_backward(self)
 
 
 # %% lesson 5: MyNeuron, MyLayer, MyMLP

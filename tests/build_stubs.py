@@ -45,11 +45,16 @@ class MyValue:
 '''
 
 
+# Every source the loaders below ran, last one last: what a learner would have typed into the build-it cell.
+LOADED = []
+
+
 def load(source, *swaps, name="MyValue"):
     """exec source, after each (old, new) text swap, and return the object called name."""
     for old, new in swaps:
         assert old in source, old
         source = source.replace(old, new)
+    LOADED.append(source)
     namespace = {}
     exec(source, namespace)
     return namespace[name]
@@ -313,6 +318,7 @@ def load_train(source, *swaps):
     for old, new in swaps:
         assert old in source, old
         source = source.replace(old, new)
+    LOADED.append(source)
     namespace = {"sum_of_squares": sum_of_squares, "mse": mse}
     exec(source, namespace)
     return namespace["my_train"]
@@ -333,7 +339,114 @@ def load_nn_on(value_source, nn_source, *swaps):
     for old, new in swaps:
         assert old in nn_source, old
         nn_source = nn_source.replace(old, new)
+    LOADED.append(nn_source)
     namespace = {}
     exec("import random\n" + value_source, namespace)
     exec(nn_source.replace("Value(random", "MyValue(random"), namespace)
     return namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"]
+
+
+# Lesson 3's MyValue typed the lecture's way: micrograd 0.1.0's engine with the lecture's label, exp and tanh, renamed.
+# Closures that add to the inputs' grads, a set of children, a recursive build_topo in backward().
+LECTURE_VALUE = '''
+import math
+
+
+class MyValue:
+
+    def __init__(self, data, _children=(), _op='', label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"MyValue(data={self.data}, grad={self.grad})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, MyValue) else MyValue(other)
+        out = MyValue(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, MyValue) else MyValue(other)
+        out = MyValue(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def __pow__(self, other):
+        assert isinstance(other, (int, float)), "only supporting int/float powers for now"
+        out = MyValue(self.data**other, (self,), f'**{other}')
+
+        def _backward():
+            self.grad += other * (self.data ** (other - 1)) * out.grad
+        out._backward = _backward
+        return out
+
+    def __rmul__(self, other):  # other * self
+        return self * other
+
+    def __truediv__(self, other):  # self / other
+        return self * other**-1
+
+    def __rtruediv__(self, other):  # other / self
+        return other * self**-1
+
+    def __neg__(self):  # -self
+        return self * -1
+
+    def __sub__(self, other):  # self - other
+        return self + (-other)
+
+    def __rsub__(self, other):  # other - self
+        return other + (-self)
+
+    def __radd__(self, other):  # other + self
+        return self + other
+
+    def tanh(self):
+        x = self.data
+        t = (math.exp(2*x) - 1)/(math.exp(2*x) + 1)
+        out = MyValue(t, (self, ), 'tanh')
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+        out._backward = _backward
+        return out
+
+    def exp(self):
+        x = self.data
+        out = MyValue(math.exp(x), (self, ), 'exp')
+
+        def _backward():
+            self.grad += out.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+        build_topo(self)
+
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+'''

@@ -26,8 +26,20 @@ def write_file(folder, found):
 
 
 def use(capsys, *names, lesson, folder):
+    """What use() returns, and its status lines (each line's reason, printed indented under it, left out)."""
+    got, rows = use_with_reasons(capsys, *names, lesson=lesson, folder=folder)
+    return got, [line for line, _ in rows]
+
+
+def use_with_reasons(capsys, *names, lesson, folder):
     got = yours.use(*names, lesson=lesson, folder=folder)
-    return got, capsys.readouterr().out.splitlines()
+    rows = []
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith("    "):
+            rows[-1] = (rows[-1][0], line.strip())
+        else:
+            rows.append((line, None))
+    return got, rows
 
 
 # -- the file -------------------------------------------------------------------------------
@@ -166,7 +178,7 @@ def test_yours_is_what_comes_back_when_it_passes(tmp_path, capsys):
 SLIPS = {
     "a wrong local derivative": (
         yours.ANSWERS["lesson 3: MyValue"].replace("local_grads = (1 - t**2,)", "local_grads = (1 - t,)"),
-        "fails lesson 3's check (tanh",
+        "tanh (at n = 0.8814",
     ),
     "a syntax error": (yours.ANSWERS["lesson 3: MyValue"].replace("def tanh(self):", "def tanh(self)"), "syntax error on line"),
     "an error when the cell runs": ("import math\nraise ValueError('oops')\n", "running it raised ValueError: oops"),
@@ -178,12 +190,13 @@ SLIPS = {
 def test_a_failing_piece_is_named_with_the_reason_and_the_worked_answer_is_used(tmp_path, capsys, slip):
     code, reason = SLIPS[slip]
     yours.store("lesson 3: MyValue", code, tmp_path)
-    value, lines = use(capsys, "MyValue", lesson=3, folder=tmp_path)
-    assert len(lines) == 1
-    assert lines[0].startswith("✗ MyValue: yours, from lesson 3, fails lesson 3's check (")
-    assert reason in lines[0]
-    assert 'the package\'s worked answer: yours.answer("lesson 3: MyValue")' in lines[0]
-    assert "Traceback" not in lines[0]
+    value, rows = use_with_reasons(capsys, "MyValue", lesson=3, folder=tmp_path)
+    assert len(rows) == 1
+    line, why = rows[0]
+    assert line == "✗ MyValue: using the worked answer, as yours fails lesson 3's check"  # one short line, no message
+    assert reason in why
+    assert 'yours.answer("lesson 3: MyValue") shows the worked answer' in why
+    assert "Traceback" not in why
     t = value(0.5).tanh()  # the worked answer: the right local derivative
     assert t._local_grads == (1 - t.data**2,)
 
@@ -193,8 +206,8 @@ def test_a_syntax_error_is_reported_on_the_file_s_own_line(tmp_path, capsys):
     yours.store("lesson 3: MyValue", "import math\nclass MyValue(:\n    pass\n", tmp_path)
     lines = (tmp_path / "my_micrograd.py").read_text().splitlines()
     broken = next(i for i, line in enumerate(lines, start=1) if line.startswith("class MyValue(:"))
-    _, printed = use(capsys, "MyValue", lesson=3, folder=tmp_path)
-    assert f"syntax error on line {broken} of my_micrograd.py" in printed[0]
+    _, rows = use_with_reasons(capsys, "MyValue", lesson=3, folder=tmp_path)
+    assert f"syntax error on line {broken} of my_micrograd.py" in rows[0][1]
 
 
 def test_later_pieces_run_on_the_fallback_of_an_earlier_one(tmp_path, capsys):
@@ -203,7 +216,7 @@ def test_later_pieces_run_on_the_fallback_of_an_earlier_one(tmp_path, capsys):
     found["lesson 3: MyValue"] = found["lesson 3: MyValue"].replace("child.grad += local * self.grad", "child.grad = local * self.grad")
     write_file(tmp_path, found)
     (value, mlp), lines = use(capsys, "MyValue", "MyMLP", lesson=5, folder=tmp_path)
-    assert lines[0].startswith("✗ MyValue: yours, from lesson 3, fails lesson 3's check")
+    assert lines[0].startswith("✗ MyValue: using the worked answer, as yours fails lesson 3's check")
     assert lines[1].startswith("✓ MyNeuron, MyLayer, MyMLP: using yours")
     x = value(3.0)
     y = x * x + x
@@ -215,9 +228,10 @@ def test_later_pieces_run_on_the_fallback_of_an_earlier_one(tmp_path, capsys):
 def test_a_passing_piece_says_when_a_piece_folded_into_it_was_replaced(tmp_path, capsys):
     found = {key: code for key, code in yours.ANSWERS.items() if key != "lesson 4: more operations"}
     write_file(tmp_path, found)
-    value, lines = use(capsys, "MyValue", lesson=4, folder=tmp_path)
-    assert lines == ["✓ MyValue: using yours, from lesson 3 (it passes lesson 3's check); with the package's more "
-                     "operations, as lesson 4's is not written yet"]
+    value, rows = use_with_reasons(capsys, "MyValue", lesson=4, folder=tmp_path)
+    assert rows == [("✓ MyValue: using yours, from lesson 3, with the worked answer's more operations",
+                     "Yours passes lesson 3's check; here it runs with the worked answer's more operations. "
+                     "Your more operations (lesson 4) is not written yet.")]
     assert (2 - value(5.0)).data == -3.0
 
 
@@ -269,3 +283,86 @@ def test_lesson_4s_operations_can_be_run_twice_as_a_learner_reruns_a_cell():
     assert y.data == 5.5
     y.backward()
     assert x.grad == 1.5
+
+
+# -- run order: a cell run again, after a restart, or with a mistake in it ---------------------------------------
+
+
+def test_a_cell_with_a_syntax_error_is_not_saved_over_working_code(tmp_path, monkeypatch, capsys, shell):
+    monkeypatch.chdir(tmp_path)
+    shell.run_cell("%load_ext micrograd.yours\ncheck = None")
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
+    capsys.readouterr()
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\ndef broken(:\n    pass\n")
+    said = capsys.readouterr().out
+    assert [code for _, code in yours.sections(tmp_path).values()] == ["answer = 42\n"]
+    assert "not saved: this cell has a syntax error" in said and "keeps the code it saved last time" in said
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nraise ValueError('no')\n")
+    assert "not saved: this cell raised ValueError" in capsys.readouterr().out
+    assert [code for _, code in yours.sections(tmp_path).values()] == ["answer = 42\n"]
+
+
+def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_first(tmp_path, monkeypatch, capsys,
+                                                                                        shell):
+    """What IPython runs in each kernel of an environment with the autoload config: a fresh shell, then a build-it cell."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    path = yours.install_autoload(tmp_path / "prefix")
+    assert yours.install_autoload(tmp_path / "prefix").read_text() == path.read_text()  # a second run adds nothing
+    config = PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
+    monkeypatch.chdir(tmp_path)
+    for line in config.InteractiveShellApp.exec_lines.get_value([]):
+        assert shell.run_cell(line, store_history=False).success
+    result = shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
+    assert result.success and shell.user_ns["answer"] == 42
+    said = capsys.readouterr().out
+    assert 'saved in my_micrograd.py as "lesson 2: MyValue"' in said
+    assert "has not run the lesson's first cell" in said
+    assert not shell.run_cell("%load_ext micrograd.yours").error_in_exec
+    assert "already loaded" not in capsys.readouterr().out  # the lessons' first cell stays quiet
+
+
+def test_the_given_operations_show_no_machinery_and_work_on_either_style():
+    import build_stubs
+
+    given = yours.ANSWERS["lesson 4: more operations"]
+    assert "setattr" not in given and "vars(" not in given and "_your_add" not in given
+    for style, value in [("lesson 3's", yours.ANSWERS["lesson 3: MyValue"]), ("the lecture's", build_stubs.LECTURE_VALUE)]:
+        namespace = {}
+        for code in (value, yours.ANSWERS["lesson 4: my_topological_order"], yours.ANSWERS["lesson 4: my_backward"], given):
+            exec(code, namespace)
+        status, message = yours._check_operations(namespace)
+        assert status == "passed", (style, message)
+
+
+# -- status lines -----------------------------------------------------------------------------------------------
+
+
+def test_a_status_is_one_line_per_piece_with_its_reason_one_click_away_and_wraps_between_words(tmp_path):
+    found = dict(yours.ANSWERS)
+    found["lesson 3: MyValue"] = found["lesson 3: MyValue"].replace("child.grad += local * self.grad",
+                                                                  "child.grad = local * self.grad")
+    write_file(tmp_path, found)
+    _, results = yours._load(4, tmp_path)
+    rows = [yours._row("MyValue", results["lesson 3: MyValue"], results)]
+    html = yours.Status(rows)._repr_html_()
+    assert html.count("<details>") == 1 and "<summary" in html
+    summary = re.search(r"<summary[^>]*>(.*?)</summary>", html).group(1)
+    assert summary == "✗ MyValue: using the worked answer, as yours fails lesson 3&#x27;s check"
+    assert "gradients from the two uses" in html.split("</summary>")[1]  # the checker's message, a click away
+    assert "word-break: normal" in html and "<pre" not in html and "monospace" not in html
+
+
+def test_a_backward_that_passes_on_the_worked_answer_s_order_says_so_without_contradicting_its_check(tmp_path, capsys):
+    found = dict(yours.ANSWERS)
+    found["lesson 4: my_topological_order"] = found["lesson 4: my_topological_order"].replace(
+        "        if node not in visited:\n            visited.add(node)\n            for child in node._prev:\n"
+        "                visit(child)\n            order.append(node)",
+        "        for child in node._prev:\n            visit(child)\n        order.append(node)")
+    write_file(tmp_path, found)
+    _, rows = use_with_reasons(capsys, "my_topological_order", "my_backward", lesson=4, folder=tmp_path)
+    assert rows[0][0] == "✗ my_topological_order: using the worked answer, as yours fails lesson 4's check"
+    line, why = rows[1]
+    assert line == "✓ my_backward: using yours, from lesson 4, with the worked answer's my_topological_order"
+    assert why.startswith("Yours passes lesson 4's check; here it runs with the worked answer's my_topological_order.")
+    assert "as lesson 4's is fails" not in line + why
