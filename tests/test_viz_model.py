@@ -66,3 +66,22 @@ def test_errors():
         draw_model(model(), max_rows=0)
     with pytest.raises(ValueError, match="rankdir"):
         draw_model(model(), rankdir="up")
+
+
+def test_a_learner_mlp_made_the_lecture_way_is_drawn_like_the_package_one():
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from foreign_nodes import lecture_micrograd
+
+    random.seed(0)
+    net = lecture_micrograd()["MyMLP"](3, [4, 4, 1])
+    x = [2.0, 3.0, -1.0]
+    source = draw_model(net, x).source
+    assert "<B>L0</B> · 4 neurons · tanh · 3 inputs each" in source  # named by the op of its output
+    assert "<B>L2</B> · 1 neuron · tanh · 4 inputs each" in source
+    assert f">{net(x).data:.4f}<" in source  # the output for the sample
+    with pytest.raises(TypeError, match=r"^draw_model draws an MLP, a Layer or a Neuron: the package's, or yours .*got dict"):
+        draw_model({"layers": []})

@@ -1,11 +1,13 @@
 """PyTorch's autograd graph drawn like the package's (torch is optional; CI installs it)."""
 
+import re
 import subprocess
 import sys
 
 import pytest
 
 from micrograd.viz import dot_source, draw_dot, text_graph
+from micrograd.widgets import BackpropStepper
 
 torch = pytest.importorskip("torch")  # .ci/run installs torch==2.13.0, so this runs in CI
 
@@ -63,3 +65,22 @@ def test_drawing_the_package_graph_never_imports_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_backprop_stepper_takes_a_pytorch_scalar():
+    leaves = {name: torch.tensor(data, dtype=torch.float64, requires_grad=True) for name, data in
+              [("x1", 2.0), ("w1", -3.0), ("b", 6.8813735870195432)]}
+    for name, leaf in leaves.items():
+        leaf.label = name
+    o = (leaves["x1"] * leaves["w1"] + leaves["b"]).tanh()
+    stepper = BackpropStepper(o)
+    stepper.step()
+    stepper.step()
+    panel = re.sub(r"<[^>]+>", " ", stepper.panel.value)
+    assert "b.grad += 1.0000 × 0.5000" in " ".join(panel.split())
+    stepper.finish()
+    stepped = {stepper.names[n]: n.grad for n in stepper.nodes if stepper.names[n] in leaves}
+    o.backward()  # PyTorch's own numbers, and its leaves untouched by the stepper until now
+    assert stepped == pytest.approx({name: leaf.grad.item() for name, leaf in leaves.items()}, abs=1e-12)
+    with pytest.raises(ValueError, match="PyTorch no longer holds .* build the tensor again"):
+        BackpropStepper(o)

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -824,3 +825,27 @@ def test_without_graphviz_a_graph_widget_says_to_install_graphviz():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0
     assert "pip install graphviz" in done.stderr and "pip install micrograd" not in done.stderr, done.stderr
+
+
+# -- a learner's network, made the lecture's way ---------------------------------------------
+
+
+def test_the_training_stepper_trains_a_learner_mlp_as_their_own_loop_would():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from foreign_nodes import lecture_micrograd
+
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    ys = [1.0, -1.0, -1.0, 1.0]
+    ns = lecture_micrograd()
+    random.seed(0)
+    theirs = ns["MyMLP"](3, [4, 4, 1])
+    random.seed(0)
+    stepped = ns["MyMLP"](3, [4, 4, 1])
+    expected = ns["my_train"](theirs, xs, ys, 5, 0.05)  # the lecture's loop: sum of squares, p.data += -lr * p.grad
+    stepper = TrainingStepper(stepped, xs, ys, loss="sum_of_squares", lr=0.05)
+    stepper.run(5)
+    assert [r["loss"] for r in stepper.history] == pytest.approx(expected, rel=1e-12)
+    assert [p.data for p in stepped.parameters()] == pytest.approx([p.data for p in theirs.parameters()], rel=1e-12)
+    with pytest.raises(TypeError, match=r"^the hinge loss needs an operation your MyValue does not have .*relu"):
+        TrainingStepper(ns["MyMLP"](2, [3, 1]), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], loss="hinge")
+
