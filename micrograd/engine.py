@@ -56,7 +56,7 @@ class Value:
     def from_op(cls, data, inputs, local_grads, op):
         """The output of a custom operation; ``local_grads[i]`` is d(output)/d(inputs[i])."""
         data, inputs, local_grads = checks.custom_op(data, inputs, local_grads, op, Value)
-        return result_node(data, inputs, _bounded(local_grads), op)
+        return result_node(data, inputs, local_grads, op)
 
     label = property(lambda self: getattr(self, "_label", ""),  # no __dict__ made for unlabelled nodes
                      lambda self, text: setattr(self, "_label", checks.label(text)))
@@ -122,7 +122,7 @@ class Value:
         if other.data == 0.0:
             raise checks.divide_by_zero(self.data)
         out = self.data / other.data
-        return result_node(out, (self, other), _bounded((1.0 / other.data, -out / other.data)), "/")
+        return result_node(out, (self, other), (1.0 / other.data, -out / other.data), "/")
 
     def __neg__(self):  # d/da (-a) = -1
         return result_node(-self.data, (self,), _NEG, "neg")
@@ -132,11 +132,11 @@ class Value:
         if isinstance(n, Value):
             checks.value_exponent(x)
             out = _power(x, n.data)
-            return result_node(out, (self, n), _bounded((n.data * _power(x, n.data - 1), out * math.log(x))), "**")
+            return result_node(out, (self, n), (n.data * _power(x, n.data - 1), out * math.log(x)), "**")
         if (n := checks.exponent(n, x)) is None:
             return NotImplemented
         local = n * _power(x, n - 1) if n else 0.0
-        return result_node(_power(x, n), (self,), _bounded((local,)), f"**{n:g}")
+        return result_node(_power(x, n), (self,), (local,), f"**{n:g}")
 
     __radd__, __rsub__, __rmul__ = map(_swapped, (__add__, __sub__, __mul__))
     __rtruediv__, __rpow__ = map(_swapped, (__truediv__, __pow__))
@@ -152,7 +152,7 @@ class Value:
     def log(self):  # d/dx ln x = 1/x
         if self.data <= 0.0:
             raise checks.log_domain(self.data)
-        return result_node(math.log(self.data), (self,), _bounded((1.0 / self.data,)), "log")
+        return result_node(math.log(self.data), (self,), (1.0 / self.data,), "log")
 
     def tanh(self):  # d/dx tanh x = 1 - tanh² x
         t = math.tanh(self.data)
@@ -163,10 +163,10 @@ class Value:
         s = 1.0 / (1.0 + math.exp(-x)) if x >= 0.0 else math.exp(x) / (1.0 + math.exp(x))
         return result_node(s, (self,), (s * (1.0 - s),), "sigmoid")
 
-    def relu(self):  # d/dx max(0, x) = 1 where x > 0, else 0
+    def relu(self):  # d/dx max(0, x) = 1 where x > 0, else 0; op named as in micrograd 0.1.0
         if self.data > 0.0:
-            return result_node(self.data, (self,), _PASS, "relu")
-        return result_node(0.0, (self,), _BLOCK, "relu")
+            return result_node(self.data, (self,), _PASS, "ReLU")
+        return result_node(0.0, (self,), _BLOCK, "ReLU")
 
     # -- comparisons: of data, so max() and sorted() work.  `==` stays identity: a Value is a
     # node, a key in the sets that walk a graph; two nodes holding one number are two nodes.
@@ -176,49 +176,49 @@ class Value:
     def backward(self):
         """Fill in d(self)/d(node) as ``node.grad`` for every node below self.
 
-        As in PyTorch: self is seeded with 1; leaves (inputs, parameters) accumulate across
-        calls (``Module.zero_grad()`` resets them); nodes in between start from zero each call.
+        self is seeded with 1; leaves (inputs, parameters) accumulate across calls, as in
+        PyTorch (``Module.zero_grad()`` resets them); nodes in between start from zero each call,
+        where PyTorch keeps no gradient on a node in between unless asked with ``retain_grad()``,
+        and then adds up there too.  Unlike PyTorch, a second call on the same graph needs no
+        ``retain_graph=True``: nothing is freed.
         """
         order = topological_order(self, leaves=False)  # leaves have nothing to pass on
         for node in order:
             node.grad = 0.0
         self.grad += 1.0
-        reached = 0.0  # what was passed down: an inf or nan anywhere makes it non-finite
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream = node.grad
-            local_grads = node._local_grads
-            if upstream == 0.0:  # local * 0 adds nothing (a dead ReLU's whole neuron) ...
-                if type(local_grads) is _Unbounded:
-                    reached = math.nan  # ... but 0 * inf is no number: the check below says where
+            if upstream == 0.0:  # local × 0 adds nothing (a ReLU that is off: its whole neuron)
                 continue
-            if local_grads is None:
+            if node._local_grads is None:
                 node._backward()  # a node made the lecture's way: its own function does the step
                 continue
-            reached += upstream * sum(local_grads)  # one C call, where a check per input would be a loop
-            for child, local in zip(node._inputs, local_grads):
+            for child, local in zip(node._inputs, node._local_grads):
                 child.grad += local * upstream  # the chain rule
-        if not -math.inf < reached < math.inf:
-            checks.raise_if_gradient_not_finite(order)
+        _check_gradients_finite(order)
 
     def __repr__(self):
         label = f", label={self.label!r}" if self.label else ""
         return f"Value(data={self.data}, grad={self.grad}{label})"
 
 
-class _Unbounded(tuple):
-    """Local derivatives of which one is infinite (x ** 0.5 at 0, log of a subnormal): backward()
-    may not skip such a node when its gradient is 0, since 0 × ∞ has no value."""
+def _check_gradients_finite(order):
+    """Raise, naming the node, if backward() met an infinite or nan gradient or local derivative.
 
-    __slots__ = ()
+    Each node's gradient times the sum of its local derivatives is, near enough, what it passed
+    down.  Summed over the graph in one pass at C speed, that is finite unless something was not:
+    an inf or nan reaching any input (a leaf included), or an infinite local derivative, even on a
+    node skipped at gradient 0 (0 × ∞ is nan: PyTorch would pass it on, this engine reports it).
+    Nodes made the lecture's way record no local derivatives; their ``_backward`` is not summed."""
+    try:
+        passed_down = sum(map(operator.mul, map(_GRAD, order), map(sum, map(_LOCAL_GRADS, order))))
+    except TypeError:  # a node without local derivatives (None)
+        passed_down = sum(node.grad * sum(node._local_grads) for node in order if node._local_grads is not None)
+    if not -math.inf < passed_down < math.inf:
+        checks.raise_if_gradient_not_finite(order)
 
 
-def _bounded(local_grads):
-    """The local derivatives as they are, marked ``_Unbounded`` if one is infinite or nan; only the
-    ops whose derivative can be (/, **, log, from_op) ask, so + and * pay nothing."""
-    for local in local_grads:
-        if not -math.inf < local < math.inf:
-            return _Unbounded(local_grads)
-    return local_grads
+_GRAD, _LOCAL_GRADS = operator.attrgetter("grad"), operator.attrgetter("_local_grads")
 
 
 def result_node(data, inputs, local_grads, op):
@@ -257,27 +257,31 @@ def _power(x, n):
 
 def topological_order(root, leaves=True):
     """Every node below ``root``, each after all of its inputs, root last (``leaves=False``:
-    without the leaves).  Depth first with an explicit stack, not recursion, so a chain a
-    million deep is fine; the order depends only on the graph's shape, inputs in operand order."""
-    order = []
-    seen = {root}
-    path = [root]  # from the root down to the node being expanded
-    pending = [iter(root._inputs)]  # for each node on the path, its inputs not yet visited
-    while pending:
-        for child in pending[-1]:
-            if child._inputs:
-                if child not in seen:
+    without the leaves).  The order depends only on the graph's shape, inputs in operand order.
+
+    Lesson 4's depth-first walk, ``visit(node)``: mark the node, visit each of its inputs, then
+    append the node.  Its recursion is written out here, so that a chain a million nodes deep
+    costs a long list rather than a million nested Python calls (lesson 10): ``path`` is visit()'s
+    call stack, and ``inputs_left`` holds, for each node on it, where its loop over inputs stands.
+    """
+    order, seen = [], {root}
+    path = [root]  # the nodes being visited, from the root down
+    inputs_left = [iter(root._inputs)]  # for each node on the path: an iterator over its inputs still to visit
+    while path:
+        for child in inputs_left[-1]:  # the deepest node's inputs, from where it left off
+            if not child._inputs:  # a leaf waits for nothing: it is placed at once
+                if leaves and child not in seen:
                     seen.add(child)
-                    path.append(child)
-                    pending.append(iter(child._inputs))
-                    break
-            elif leaves and child not in seen:  # a leaf waits for nothing
+                    order.append(child)
+            elif child not in seen:  # visit(child): go down into it; this loop resumes after it
                 seen.add(child)
-                order.append(child)
-        else:  # every input of the node is placed: the node can follow them
-            pending.pop()
+                path.append(child)
+                inputs_left.append(iter(child._inputs))
+                break
+        else:  # the loop ran out (no break): every input is placed, so the node can follow them
+            inputs_left.pop()
             node = path.pop()
-            if node._inputs or leaves:
+            if leaves or node._inputs:
                 order.append(node)
     return order
 

@@ -134,3 +134,36 @@ def test_labels_must_be_strings_wherever_they_are_set():
         v.label = ["a"]
     v.label = "set later"
     assert "set later" in text_graph(v * 2)
+
+
+def trace(root):
+    """trace_graph.ipynb's trace(), as Karpathy wrote it: every node and edge reached through _prev."""
+    nodes, edges = set(), set()
+
+    def build(v):
+        if v not in nodes:
+            nodes.add(v)
+            for child in v._prev:
+                edges.add((child, v))
+                build(child)
+
+    build(root)
+    return nodes, edges
+
+
+def test_trace_graph_finds_a_neurons_fused_node_and_the_relu_under_0_1_0s_name():
+    neuron = Neuron(2, rng=1337)
+    x = [Value(1.0), Value(-2.0)]
+    y = neuron(x)
+    nodes, edges = trace(y)
+    (fused,) = y._prev
+    assert (y._op, fused._op) == ("ReLU", "w·x+b")  # what the README says a drawing shows
+    assert fused._prev == {*neuron.w, neuron.b, *x}
+    assert len(nodes) == 7 and len(edges) == 6  # the w·x + b node, its five inputs, the ReLU
+
+
+def test_trace_graph_finds_one_node_for_a_minus_b_minus_a_and_a_over_b():
+    a, b = Value(3.0), Value(-4.0)
+    for out, op, inputs in ((a - b, "-", {a, b}), (-a, "neg", {a}), (a / b, "/", {a, b})):
+        nodes, _ = trace(out)
+        assert out._op == op and out._prev == inputs and nodes == {out, *inputs}

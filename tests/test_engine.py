@@ -51,8 +51,8 @@ def test_unary_ops_record_their_local_derivative():
         (x.log(), "log", math.log(0.5), 2.0),
         (x.tanh(), "tanh", t, 1 - t * t),
         (x.sigmoid(), "sigmoid", s, s * (1 - s)),
-        (x.relu(), "relu", 0.5, 1.0),
-        ((-x).relu(), "relu", 0.0, 0.0),
+        (x.relu(), "ReLU", 0.5, 1.0),
+        ((-x).relu(), "ReLU", 0.0, 0.0),
         (x**3, "**3", 0.125, 0.75),
         (x**-0.5, "**-0.5", 0.5**-0.5, -0.5 * 0.5**-1.5),
     ]

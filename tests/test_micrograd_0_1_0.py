@@ -56,3 +56,72 @@ def test_the_programs_check_something():
     assert ours["custom_backward[1]"] == pytest.approx(2 * 3 * 1.5**2 + 2 * 1.5)
     assert ours["manual_backprop[1]"] == 6.0 and ours["manual_backprop[4]"] == 4.0
     assert ours["demo_step_3[0]"] < ours["demo_step_0[0]"]
+
+
+# Karpathy's trace_graph.ipynb, cut down to what it draws: the nodes and op names reached through
+# _prev, for a two-input Neuron and for the three ops this engine makes as one node.
+TRACE_GRAPH_PROGRAM = r"""
+import json, random, micrograd
+from micrograd.engine import Value
+from micrograd import nn
+
+def trace(root):  # trace_graph.ipynb's trace(), with a stack for its recursion
+    nodes, edges, stack = {root}, set(), [root]
+    while stack:
+        v = stack.pop()
+        for child in v._prev:
+            edges.add((child, v))
+            if child not in nodes:
+                nodes.add(child)
+                stack.append(child)
+    return nodes, edges
+
+def drawn(root, leaves):
+    root.backward()
+    nodes, edges = trace(root)
+    return {"ops": sorted(n._op for n in nodes if n._prev), "nodes": len(nodes), "edges": len(edges),
+            "data": root.data, "grads": [leaf.grad for leaf in leaves]}
+
+out = {"micrograd": micrograd.__file__}
+random.seed(1337)
+n = nn.Neuron(2)
+x = [Value(1.0), Value(-2.0)]
+out["neuron"] = drawn(n(x), n.w + [n.b] + x)
+x = Value(1.0)
+out["plain ops"] = drawn(((x * 2 + 1) ** 2).relu(), [x])
+a, b = Value(3.0), Value(-4.0)
+out["a - b"] = drawn(a - b, [a, b])
+a = Value(3.0)
+out["-a"] = drawn(-a, [a])
+a, b = Value(3.0), Value(-4.0)
+out["a / b"] = drawn(a / b, [a, b])
+print(json.dumps(out))
+"""
+
+
+def run_trace_graph(python, engine_folder):
+    code = f"import sys; sys.path.insert(0, {str(engine_folder)!r}); exec({TRACE_GRAPH_PROGRAM!r})"
+    done = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_trace_graph_draws_the_same_numbers_and_the_graphs_the_readme_describes(reference_folder):
+    theirs = run_trace_graph(sys._base_executable, reference_folder)
+    ours = run_trace_graph(sys.executable, REPO)
+    assert theirs.pop("micrograd").startswith(str(reference_folder))
+    assert ours.pop("micrograd").startswith(str(REPO / "micrograd"))
+    for case in ours:
+        assert ours[case]["data"] == pytest.approx(theirs[case]["data"], rel=1e-12), case
+        assert ours[case]["grads"] == pytest.approx(theirs[case]["grads"], rel=1e-12), case
+    # the same ops, under 0.1.0's names, where both make the same nodes
+    assert ours["plain ops"] == theirs["plain ops"] and theirs["plain ops"]["ops"] == ["*", "**2", "+", "ReLU"]
+    # one node each here, built from +, * and ** there
+    assert {case: ours[case]["ops"] for case in ("a - b", "-a", "a / b")} == {"a - b": ["-"], "-a": ["neg"], "a / b": ["/"]}
+    assert {case: theirs[case]["ops"] for case in ("a - b", "-a", "a / b")} == {
+        "a - b": ["*", "+"], "-a": ["*"], "a / b": ["*", "**-1"]}
+    # the neuron's w·x + b: one node here, a * and a + per input there
+    assert ours["neuron"]["ops"] == ["ReLU", "w·x+b"] and theirs["neuron"]["ops"] == ["*", "*", "+", "+", "ReLU"]
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"its two-input neuron has {ours['neuron']['nodes']} nodes here and {theirs['neuron']['nodes']} under 0.1.0" in readme
+    assert "(`'+'`, `'*'`, `'**2'`, `'ReLU'`)" in readme and "(`'-'`, `'neg'`, `'/'`," in readme

@@ -86,7 +86,7 @@ def test_neuron_activations(activation, name, function):
     out = neuron(x)
     z = 0.3 + sum(w.data * xi for w, xi in zip(neuron.w, x))
     assert out.data == pytest.approx(function(z), rel=1e-15, abs=1e-15)
-    assert out.op == ("w·x+b" if activation is None else activation)
+    assert out.op == {None: "w·x+b", "relu": "ReLU"}.get(activation, activation)  # ReLU: micrograd 0.1.0's op name
 
 
 def test_micrograd_010_nonlin_keyword():

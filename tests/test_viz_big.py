@@ -50,7 +50,7 @@ def test_demo_loss_fits_the_default_budget_and_renders(demo_loss):
     assert drawing.value_count == graph_size(loss)[0]
     source = drawing.source
     # Layers became group boxes; 98 of the 100 per-sample terms are one box.
-    assert "<B>16 × w·x+b</B>" in source and "<B>16 × relu</B>" in source
+    assert "<B>16 × w·x+b</B>" in source and "<B>16 × ReLU</B>" in source
     assert "<B>98 more terms</B>" in source
     assert "337 parameters" in source
     # The output is still drawn as itself, with the loss of step 0.

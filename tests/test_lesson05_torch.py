@@ -1,4 +1,4 @@
-"""Lesson 4 shows PyTorch's numbers without needing PyTorch: check them with it.
+"""Lesson 5 opens with PyTorch's numbers for the lecture's neuron, without needing PyTorch: check them with it.
 
 The lesson quotes a PyTorch snippet in a markdown cell and stores what it
 printed as a literal in a code cell.  This test runs the quoted snippet with
@@ -18,7 +18,7 @@ import pytest
 
 from micrograd import Value
 
-LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "04_autograd.ipynb"
+LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "05_neurons_and_mlps.ipynb"
 SNIPPET = re.compile(r"```python\n(import torch\n.*?)```", re.DOTALL)
 
 
@@ -29,14 +29,14 @@ def _cells(kind):
 
 def quoted_snippet():
     found = [m.group(1) for text in _cells("markdown") for m in SNIPPET.finditer(text)]
-    assert len(found) == 1, "lesson 4 should quote exactly one PyTorch snippet"
+    assert len(found) == 1, "lesson 5 should quote exactly one PyTorch snippet"
     return found[0]
 
 
 def stored_figures():
     assignment = re.compile(r"^pytorch = (\{.*?\})$", re.MULTILINE | re.DOTALL)
     found = [m.group(1) for text in _cells("code") for m in assignment.finditer(text)]
-    assert len(found) == 1, "lesson 4 should store PyTorch's figures in one `pytorch = {...}` cell"
+    assert len(found) == 1, "lesson 5 should store PyTorch's figures in one `pytorch = {...}` cell"
     return ast.literal_eval(found[0])
 
 
@@ -44,7 +44,7 @@ def test_the_stored_figures_are_what_the_quoted_snippet_prints():
     pytest.importorskip("torch")
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(quoted_snippet(), "lesson 4's PyTorch snippet", "exec"), {})
+        exec(compile(quoted_snippet(), "lesson 5's PyTorch snippet", "exec"), {})
     figures = ast.literal_eval(printed.getvalue().strip())
     stored = stored_figures()
     assert stored.keys() == figures.keys()
@@ -69,7 +69,7 @@ def test_the_engine_agrees_with_the_stored_figures():
 def _torch_drawing_cell():
     cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
     found = [cell for cell in cells if cell["cell_type"] == "code" and "side_by_side" in "".join(cell["source"])]
-    assert len(found) == 1, "lesson 4 should draw the two graphs in one cell"
+    assert len(found) == 1, "lesson 5 should draw the two graphs in one cell"
     return found[0]
 
 
@@ -79,7 +79,7 @@ def test_the_torch_drawing_cell_is_left_out_of_the_comparison_and_draws_ours_alo
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
     shown, printed = [], io.StringIO()
     a = Value(2.0, label="o")
-    namespace = {"neuron": lambda tanh: {"o": a}, "Value": Value, "draw_dot": lambda root, **kw: ("drawing", root),
+    namespace = {"lecture_neuron": lambda: {"o": a}, "Value": Value, "draw_dot": lambda root, **kw: ("drawing", root),
                  "display": shown.append}
     with contextlib.redirect_stdout(printed):
         exec("".join(cell["source"]), namespace)
@@ -94,13 +94,13 @@ def test_the_torch_drawing_cell_draws_both_graphs_with_torch():
     cell = _torch_drawing_cell()
     shown = []
 
-    def neuron(tanh):
+    def lecture_neuron():
         x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
-        o = tanh(x1 * w1)
+        o = (x1 * w1).tanh()
         o.label = "o"
         return {"o": o}
 
-    namespace = {"neuron": neuron, "Value": Value, "draw_dot": draw_dot, "display": shown.append}
+    namespace = {"lecture_neuron": lecture_neuron, "Value": Value, "draw_dot": draw_dot, "display": shown.append}
     exec("".join(cell["source"]), namespace)
     (both,) = shown
     html = both._repr_html_()
