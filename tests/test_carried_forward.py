@@ -9,6 +9,7 @@ import re
 import shutil
 
 import build_stubs
+import foreign_nodes
 import pytest
 import test_slip_catalogue
 from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson
@@ -49,7 +50,7 @@ def run_from(tmp_path, typed):
 
 @pytest.fixture(scope="module")
 def lecture_run(tmp_path_factory):
-    return run_from(tmp_path_factory.mktemp("lecture"), {(3, "lesson 3: MyValue"): build_stubs.LECTURE_VALUE})
+    return run_from(tmp_path_factory.mktemp("lecture"), {(3, "lesson 3: MyValue"): foreign_nodes.LECTURE_MY_VALUE})
 
 
 def test_the_lecture_s_value_runs_through_lessons_3_to_6_without_an_error(lecture_run):
@@ -70,6 +71,18 @@ def test_the_lecture_s_value_is_what_lesson_4_draws_and_differentiates(lecture_r
     cell = next(run for run in lecture_run[4] if "tanh_from_exp(n); o.label" in run.source)
     pairs = re.findall(r"do/d\w+\s+(-?\d+\.\d+)\s+\(the package's tanh op:\s+(-?\d+\.\d+)\)", cell.output)
     assert len(pairs) == 6 and all(mine == theirs for mine, theirs in pairs), cell.output
+
+
+def test_the_lecture_s_whole_micrograd_typed_into_every_build_it_cell_runs_on_yours_to_the_end(tmp_path):
+    typed = {(3, "lesson 3: MyValue"): foreign_nodes.LECTURE_MY_VALUE,
+             (4, "lesson 4: my_topological_order"): foreign_nodes.LECTURE_AUTOGRAD,
+             (4, "lesson 4: my_backward"): foreign_nodes.LECTURE_AUTOGRAD,
+             (5, "lesson 5: MyNeuron, MyLayer, MyMLP"): foreign_nodes.LECTURE_NN,
+             (6, "lesson 6: my_train"): foreign_nodes.LECTURE_TRAIN}
+    runs = run_from(tmp_path, typed)
+    assert {lesson: errors(r) for lesson, r in runs.items()} == {3: [], 4: [], 5: [], 6: []}
+    lines = status_lines(runs[6])
+    assert len(lines) == 4 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
 
 
 def _variants():

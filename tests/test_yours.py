@@ -323,11 +323,11 @@ def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_f
 
 
 def test_the_given_operations_show_no_machinery_and_work_on_either_style():
-    import build_stubs
+    from foreign_nodes import LECTURE_MY_VALUE
 
     given = yours.ANSWERS["lesson 4: more operations"]
     assert "setattr" not in given and "vars(" not in given and "_your_add" not in given
-    for style, value in [("lesson 3's", yours.ANSWERS["lesson 3: MyValue"]), ("the lecture's", build_stubs.LECTURE_VALUE)]:
+    for style, value in [("lesson 3's", yours.ANSWERS["lesson 3: MyValue"]), ("the lecture's", LECTURE_MY_VALUE)]:
         namespace = {}
         for code in (value, yours.ANSWERS["lesson 4: my_topological_order"], yours.ANSWERS["lesson 4: my_backward"], given):
             exec(code, namespace)
