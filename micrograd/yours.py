@@ -457,14 +457,14 @@ def my_micrograd(line, cell):
     if error is not None:
         kept = "the code it saved last time" if key in sections() else "no code for it yet"
         what = "has a syntax error" if isinstance(error, SyntaxError) else f"raised {type(error).__name__}"
-        print(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "
-              "Fix the cell and run it again.")
+        _show(Status([(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "
+                       "Fix the cell and run it again.", None)]))
         return
     store(key, cell)
     print(f"(saved in {FILE_NAME} as \"{key}\")")
     if "check" not in get_ipython().user_ns:
-        print("This kernel has not run the lesson's first cell (after a restart, say): run it, or Run > Run All "
-              "Above, before the check below.")
+        _show(Status([("This kernel has not run the lesson's first cell (after a restart, say): run it, or "
+                       "Run > Run All Above, before the check below.", None)]))
 
 
 def load_ipython_extension(ipython):
@@ -664,7 +664,8 @@ def _row(name, result, results):
 
 
 class Status:
-    """What a lesson runs on: one line per piece, its reason one click away (a <details> in a notebook)."""
+    """Lines for the learner, each with an optional reason one click away (a <details> in a notebook): what a
+    lesson runs on, one line per piece, or what a %%my_micrograd cell did."""
 
     def __init__(self, rows):
         self.rows = rows
