@@ -9,7 +9,9 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
   ``%%my_micrograd lesson 3: MyValue``.  A cell that starts with it runs as
   usual, and its code is also saved in ``my_micrograd.py`` in the notebook's
   folder, one section per lesson and piece; running the cell again replaces
-  its section.
+  its section.  After ``python -m micrograd.yours --autoload``, every kernel
+  of the environment knows the magic from its start, so a build-it cell runs
+  even after a restart that skipped the lesson's first cell.
 - ``use("MyValue", lesson=3)`` gives a later lesson your piece as it stood at
   the end of lesson 3.  Each piece is checked, quietly, with the checker of the
   lesson that wrote it, and one line says what the lesson runs on: yours, or,
@@ -486,8 +488,8 @@ _AUTOLOAD = (
 def install_autoload(prefix=None):
     """Have every IPython kernel run by the Python at prefix (this one's) register %%my_micrograd at start.
 
-    IPython reads <prefix>/etc/ipython/ipython_kernel_config.py in each kernel it starts; `make setup`
-    runs this through `python -m micrograd.yours --autoload`.  Running it again changes nothing.
+    IPython reads <prefix>/etc/ipython/ipython_kernel_config.py in each kernel it starts; this is
+    `python -m micrograd.yours --autoload`.  Running it again changes nothing.
     """
     import sys
 
