@@ -206,3 +206,31 @@ def test_my_value_add_that_changes_self_is_told_to_return_a_new_value():
     assert verdict.status == "failed"
     assert "must return a new MyValue" in verdict.message and "leave its operands" in verdict.message
     assert "_op" not in verdict.message
+
+
+def test_count_nodes_and_edges_names_the_drawings_shapes_and_arrows():
+    # draw_dot draws 5 shapes (3 Values, 2 operation circles) and 6 arrows for a * a + a
+    verdict = check.count_nodes_and_edges(5, 6)
+    assert verdict.status == "failed" and "shapes and arrows of the drawing" in verdict.message
+    assert "however often it is used" not in verdict.message  # a was not counted twice: don't say so
+    verdict = check.count_nodes_and_edges(3, 6)
+    assert verdict.status == "failed" and "nodes are right" in verdict.message and "arrow" in verdict.message
+
+
+def test_neuron_graph_with_tanh_applied_is_told_the_sum_comes_before_it():
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2, b = Value(-3.0, label="w1"), Value(1.0, label="w2"), Value(B, label="b")
+    x1w1 = x1 * w1; x1w1.label = "x1w1"  # noqa: E702
+    x2w2 = x2 * w2; x2w2.label = "x2w2"  # noqa: E702
+    s = x1w1 + x2w2; s.label = "s"  # noqa: E702
+    n = (s + b).tanh()
+    verdict = check.neuron_graph(n)
+    assert verdict.status == "failed" and "tanh of x1*w1 + x2*w2 + b" in verdict.message
+    assert "added once" not in verdict.message
+
+
+def test_my_value_keeping_copies_of_its_inputs_is_told_so():
+    cls = load(VALUE_SOLUTION, ('(self, other), "*")', '(MyValue(self.data), MyValue(other.data)), "*")'))
+    verdict = check.my_value(cls)
+    assert verdict.status == "failed" and "copies of the inputs" in verdict.message
+    assert "it should hold the 2 inputs" not in verdict.message

@@ -344,3 +344,18 @@ def test_backward_is_also_run_on_the_learners_own_value_class():
     verdict = check.my_backward(backward_beside(AUTOGRAD_SOLUTION))
     assert verdict.status == "failed" and "call each node's _backward()" in verdict.message, verdict.message
     assert check.my_backward(backward_beside(AUTOGRAD_ITERATIVE)).passed
+
+
+@pytest.mark.parametrize("answer, calls", [(27, "three calls"), (14.0, "two calls")])
+def test_grad_after_three_backwards_names_the_lectures_numbers(answer, calls):
+    verdict = check.grad_after_three_backwards(answer)
+    assert verdict.status == "failed"
+    assert "the lecture's code (and micrograd 0.1.0)" in verdict.message and calls in verdict.message
+    assert "from 0 on every call" in verdict.message  # what this engine does instead, as the README explains
+
+
+def test_backward_seeding_the_root_then_skipping_it_is_told_so():
+    skipped = functions(AUTOGRAD_SOLUTION, ("for node in reversed(order):", "for node in reversed(order[:-1]):"))[1]
+    verdict = check.my_backward(skipped)
+    assert verdict.status == "failed" and "the walk skips it" in verdict.message
+    assert "seeded after the walk" not in verdict.message

@@ -167,3 +167,14 @@ def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():
     random.seed(0)
     losses = namespace["my_train"](namespace["MyMLP"](3, [4, 4, 1]), check._XS, check._YS, 5, 0.05)
     assert all(isinstance(loss, float) for loss in losses) and losses[-1] < losses[0]
+
+
+def test_forgotten_zero_grad_is_not_shown_doing_better_than_the_right_loop():
+    # On the check's stale gradients such a loop happens to end near 0; from a clean start, as the lesson
+    # runs it, it gets stuck at 4.0, and the message must say that, as the pass message and the lesson do.
+    from build_stubs import TRAIN_SOLUTION, load_train
+
+    verdict = check.my_training_loop(load_train(TRAIN_SOLUTION, ("        for p in model.parameters():\n            p.grad = 0.0\n", "")))
+    assert verdict.status == "failed" and "never zeroed" in verdict.message
+    assert "stuck at 4.0000" in verdict.message and "0.0164" in verdict.message
+    assert "0.0000" not in verdict.message

@@ -131,6 +131,9 @@ CATALOGUE = [
                  lambda: value(("    def __repr__", NEG.replace("    def __repr__", "")
                                 + "    def __sub__(self, other):\n        return self + other\n\n    def __repr__")),
                  "that is a + b", id="value-sub-adds"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(('(self, other), "+")', '(MyValue(self.data), MyValue(other.data)), "+")')),
+                 "copies of the inputs", id="value-prev-holds-copies-of-the-inputs"),
     # Lesson 3: the local derivatives and _backward -------------------------------------------
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step((CHAIN, "child.grad = local * self.grad")),
@@ -151,6 +154,9 @@ CATALOGUE = [
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step((CHAIN, "child.grad -= local * self.grad")),
                  "wrong sign", id="backward-step-subtracts"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("zip(self._prev, self._local_grads)", "zip(set(self._prev), self._local_grads)")),
+                 "set(self._prev)", id="backward-step-walks-a-set-of-its-inputs"),
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step(("    def __repr__",
                                "    def __sub__(self, other):\n"
@@ -214,6 +220,9 @@ CATALOGUE = [
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad -= local * node.grad")),
                  "wrong sign", id="backward-subtracts"),
+    pytest.param("backward()", lesson04.my_backward,
+                 lambda: backward(AUTOGRAD_SOLUTION, ("for node in reversed(order):", "for node in reversed(order[:-1]):")),
+                 "the walk skips it", id="backward-seeds-the-root-then-skips-it"),
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, (VISIT, "        for child in node._prev:\n            visit(child)\n"
                                                             "        order.append(node)")),

@@ -196,9 +196,9 @@ def _check_step(cls):
                 adds, x.grad = close(x.grad, want, 1e-12), once
             if adds:
                 message += ("x is used twice, but only one use's share arrived, though each share is added (+=): "
-                            "the inputs are walked as a set, which holds x once (a set of children, or "
-                            "set(self._prev)). Walk them in order, one per use: zip(self._prev, self._local_grads) "
-                            "with _prev a tuple")
+                            "the inputs are walked as a set, which holds x once (set(self._prev), or _prev a "
+                            "set). Walk them in order, one per use: zip(self._prev, self._local_grads) with _prev "
+                            "a tuple")
             elif close(once, half, 1e-12) and not _records_local_grads(out):
                 message += ("x is used twice, and the gradients from the two uses must add up. With self.grad = ... "
                             "in a _backward closure, the second use overwrites the first: write self.grad += ... * "
@@ -245,6 +245,13 @@ def _own_grad_message(name, before, after):
 
 
 def _step_message(node, seed, results, upstream):
+    if len(results) == 2:  # each input got the other's share: the local derivatives paired with the wrong inputs
+        (first, (got1, _, local1)), (second, (got2, _, local2)) = results.items()
+        if close(got1, local2 * upstream, 1e-12) and close(got2, local1 * upstream, 1e-12):
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {first}.grad is {fmt(got1)} and "
+                    f"{second}.grad is {fmt(got2)}, each the other's share: the local derivatives were paired with "
+                    "the wrong inputs. Walk the inputs in their order, zip(self._prev, self._local_grads) with _prev "
+                    "a tuple: a set of them (set(self._prev), or _prev a set) has no order of its own")
     for name, (got, want, local) in results.items():
         if close(got, local, 1e-12) and upstream != 1.0:
             return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, the local derivative "

@@ -151,10 +151,9 @@ def new_moons_accuracy(model, answer):
     on_training = _count_correct(model, X_train, y_train) / len(X_train)
     if close(answer, expected, 1e-9):
         gap = round(100 * (on_training - expected))
-        return passed(
-            f"{correct} of {len(X)} new points land on the right side of the boundary: {gap} points below "
-            f"its {on_training:.0%} on the training moons"
-        )
+        compared = (f"{abs(gap)} points {'below' if gap > 0 else 'above'} its {on_training:.0%} on the training moons"
+                    if gap else f"the same as its {on_training:.0%} on the training moons")
+        return passed(f"{correct} of {len(X)} new points land on the right side of the boundary: {compared}")
     if close(answer, correct, 1e-9) or close(answer, 100 * expected, 1e-9):
         return failed(
             f"{answer:g} is a count (or a percentage) of right answers; accuracy is the fraction of "
