@@ -140,7 +140,8 @@ def test_training_loop_that_never_updates():
 
 
 def test_training_loop_wants_a_function():
-    assert check.my_training_loop("train").status == "failed"
+    text = check.my_training_loop("train")
+    assert text.status == "failed" and "pass the function itself" in text.message
 
 
 def test_training_loop_passes_with_the_lessons_own_numbers():

@@ -99,8 +99,10 @@ def test_new_moons_accuracy():
     assert trained.status == "failed" and "training moons" in trained.message
     other = check.new_moons_accuracy(model, 1.5)
     assert other.status == "failed" and "compare the sign" in other.message
-    assert check.new_moons_accuracy(3, right).status == "failed"
-    assert check.new_moons_accuracy(model, "0.9").status == "failed"
+    no_model = check.new_moons_accuracy(3, right)
+    assert no_model.status == "failed" and "pass the trained model first" in no_model.message
+    text = check.new_moons_accuracy(model, "0.9")
+    assert text.status == "failed" and "without quotes" in text.message
     assert check.new_moons_accuracy(model, TODO).status == "not attempted"
 
 
