@@ -28,8 +28,8 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
 	@touch $@
 
+# Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
 lab: $(SETUP_STAMP)
-	@scripts/ensure-system-deps graphviz
 	$(VENV_PYTHON) scripts/lab.py
 
 # Both runs always happen, so one report shows every failure; the first non-zero
@@ -37,17 +37,15 @@ lab: $(SETUP_STAMP)
 # one worker: a module's server, browser or site is made once, and a notebook's cells
 # run in order on one kernel.
 test: $(SETUP_STAMP)
-	@scripts/ensure-system-deps graphviz chromium bubblewrap
+	@scripts/ensure-system-deps chromium bubblewrap
 	@$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile tests; unit=$$?; \
 	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile $(NBVAL) notebooks; lessons=$$?; \
 	if [ $$unit -ne 0 ]; then exit $$unit; fi; exit $$lessons
 
 notebooks: $(SETUP_STAMP)
-	@scripts/ensure-system-deps graphviz
 	$(VENV_PYTHON) scripts/execute_notebooks.py
 
 bench: $(SETUP_STAMP)
-	@scripts/ensure-system-deps graphviz
 	$(VENV_PYTHON) benchmarks/run_all.py
 
 site: $(SETUP_STAMP)
@@ -58,7 +56,6 @@ site: $(SETUP_STAMP)
 # Where bubblewrap cannot be installed (macOS), grading runs unsandboxed and says so.
 grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
-	@scripts/ensure-system-deps graphviz
 	@if [ "$$(uname -s)" = Linux ]; then scripts/ensure-system-deps bubblewrap; fi
 	$(VENV_PYTHON) -m micrograd.grading "$(DIR)"
 

@@ -8,7 +8,10 @@ learner has the same font file.  While a drawing is rendered, fontconfig is
 pointed at a configuration that lists only those files, so any font name
 resolves to it and a learner's drawing matches the course site's.
 
-Without matplotlib the system's fonts are used, as before.
+Without matplotlib the system's fonts are used, as before, and so they are
+with ``MICROGRAD_FONTS=system`` in the environment: for labels in a script
+DejaVu Sans lacks (Chinese, say), or to check that stored notebooks validate
+with other fonts (the tests do).
 """
 
 import contextlib
@@ -18,7 +21,10 @@ import os
 import pathlib
 import tempfile
 
-__all__ = ["FAMILY", "font_directory", "fontconfig_file", "pinned_fonts"]
+__all__ = ["CHOICE_VARIABLE", "FAMILY", "font_directory", "fontconfig_file", "pinned_fonts"]
+
+CHOICE_VARIABLE = "MICROGRAD_FONTS"
+_CHOICES = ("pinned", "system")
 
 FAMILY = "DejaVu Sans"
 # The regular, bold and oblique faces the labels use (<B>, <I>); nothing else in the directory.
@@ -82,7 +88,13 @@ def pinned_fonts():
     notebook's kernel (matplotlib lists the system's fonts with ``fc-list``)
     loses the system's fonts.
     """
-    path = fontconfig_file()
+    choice = os.environ.get(CHOICE_VARIABLE) or "pinned"
+    if choice not in _CHOICES:
+        raise ValueError(
+            f"{CHOICE_VARIABLE} is 'pinned' (DejaVu Sans from matplotlib, the default) or 'system' "
+            f"(whatever fonts this machine has), got {choice!r}"
+        )
+    path = fontconfig_file() if choice == "pinned" else None
     if path is None:
         yield
         return

@@ -98,4 +98,7 @@ def _stderr_silenced():
 def renderer_name():
     """Which Graphviz draws here, for messages and the tests: ``'pygraphviz <version>'`` or ``'dot'``."""
     module = in_process()
-    return f"pygraphviz {module.__version__} (Graphviz {module.__graphviz_version__})" if module else "dot"
+    if module is None:
+        return "dot"
+    graphviz_version = getattr(module, "__graphviz_version__", None)  # pygraphviz 2 says which Graphviz it holds
+    return f"pygraphviz {module.__version__}" + (f" (Graphviz {graphviz_version})" if graphviz_version else "")
