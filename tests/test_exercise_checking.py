@@ -1,5 +1,7 @@
 """The verdict contract: what a checker returns, shows, and what grading reads."""
 
+import math
+
 import pytest
 
 from micrograd import Value
@@ -144,3 +146,71 @@ def test_a_lesson_checks_its_exercises_in_the_order_of_exercise_titles(path):
     assert [getattr(module, name).title for name in _checks_called(path)] == titles
     solution = NOTEBOOKS / "solutions" / path.name
     assert [getattr(module, name).title for name in _checks_called(solution)] == titles
+
+
+# -- one reading of answers, for every checker ------------------------------------------------
+
+
+class LectureStyleValue:
+    """A learner's own node, as the lecture writes one: a number in .data, inputs in a set."""
+
+    def __init__(self, data, _children=()):
+        self.data, self.grad, self._prev = data, 0.0, set(_children)
+
+
+def test_as_number_reads_numbers_numpy_and_values():
+    np = pytest.importorskip("numpy")
+    from micrograd.exercises.checking import as_number, as_whole_number
+
+    assert as_number(2.5) == 2.5 and as_number(3) == 3
+    # numpy's scalars have a .data of their own, a memoryview of their bytes: never read it
+    assert as_number(np.float64(15.0)) == 15.0 and type(as_number(np.float64(15.0))) is float
+    assert as_number(np.int64(41)) == 41 and as_number(np.float32(0.5)) == 0.5
+    assert as_number(np.array(2.5)) == 2.5  # a 0-d array holds one number
+    assert as_number(np.tanh(np.dot([0.5, -0.25], [2.0, 3.0]) + 0.1)) == pytest.approx(math.tanh(0.35))
+    assert as_number(Value(-8.0)) == -8.0 and as_number(LectureStyleValue(4.0)) == 4.0
+    assert as_number(LectureStyleValue(np.float64(1.5))) == 1.5  # a learner's Value holding a numpy number
+    for not_one_number in (True, np.bool_(True), [2.3], (1.0,), np.array([1.0, 2.0]), np.array([3.0]), "2.3", None,
+                           LectureStyleValue("x")):
+        assert as_number(not_one_number) is None, not_one_number
+    assert as_whole_number(7.0) == 7 and as_whole_number(np.int64(7)) == 7 and as_whole_number(7.5) is None
+
+
+@pytest.mark.parametrize("answer, words", [
+    ([2.3], "[2.3] (list): one number belongs here"),
+    ("2.3", "'2.3' (str), text: write the number without quotes"),
+    (None, "None (NoneType), nothing: a function without a return statement gives None"),
+    (True, "True (bool), a yes or no"),
+    (float("nan"), "nan, not a finite number"),
+])
+def test_number_problem_says_what_was_given_and_what_is_expected(answer, words):
+    from micrograd.exercises.checking import number_problem
+
+    message = number_problem(answer, "your answer is", "give one number, e.g. 1.5")
+    assert message.startswith("your answer is ") and words in message and message.endswith("give one number, e.g. 1.5")
+    assert number_problem(1.5) is None
+
+
+def test_number_problem_names_an_array_by_its_shape():
+    np = pytest.importorskip("numpy")
+    from micrograd.exercises.checking import number_problem
+
+    assert "(ndarray of shape (2,)): one number belongs here, not an array" in number_problem(np.array([1.0, 2.0]))
+
+
+def test_decimals_kept_accepts_a_number_rounded_or_cut_off_as_printed():
+    from micrograd.exercises.checking import decimals_kept
+
+    assert decimals_kept(-8.726, -8.726304) == 3 and decimals_kept(-8.73, -8.726304, fewest=2) == 2
+    assert decimals_kept(2.302, math.log(10)) == 3  # cut off
+    assert decimals_kept(-8.7, -8.726304, fewest=2) is None  # too few decimals to tell a step apart
+    assert decimals_kept(2.31, math.log(10)) is None and decimals_kept(2.29, math.log(10)) is None
+
+
+def test_the_checkers_read_answers_without_importing_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom micrograd.exercises import " + ", ".join(f"lesson{n:02d}" for n in range(1, 11))
+            + "\nassert 'numpy' not in sys.modules, 'a checker imported numpy'")
+    subprocess.run([sys.executable, "-c", code], check=True)
