@@ -13,6 +13,7 @@ import contextlib
 import functools
 import gc
 import io
+import itertools
 import json
 import math
 import random
@@ -20,7 +21,6 @@ import re
 import subprocess
 import sys
 import tracemalloc
-import weakref
 from fractions import Fraction
 from pathlib import Path
 
@@ -30,7 +30,7 @@ from micrograd import MLP, Value, dot, graph_size, topological_order
 from micrograd.data import digits, four_samples, moons
 from micrograd.gradcheck import central_difference, gradcheck
 from micrograd.losses import cross_entropy, hinge, l2, mse, softmax, sum_of_squares
-from micrograd.optim import SGD, Adam, linear_decay
+from micrograd.optim import Adam, linear_decay
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
@@ -421,6 +421,17 @@ def test_lesson03_a_node_answers_to_backward_underscore_so_the_lectures_walk_run
     assert {k: v.grad for k, v in labelled(L).items()} == {"a": 6.0, "b": -4.0, "e": -2.0, "c": -2.0, "d": -2.0, "f": 4.0, "L": 1.0}
 
 
+def test_lesson03_the_lecture_writes_backward_as_a_closure_and_prev_as_a_set(micrograd_0_1_0_value):
+    claim(3, "The lecture writes each `_backward` as a closure inside its operation (`self.grad += … * out.grad`), with `_prev` a set")
+    a, b = micrograd_0_1_0_value(2.0), micrograd_0_1_0_value(-3.0)
+    out = a * b
+    assert isinstance(out._prev, set) and out._backward.__closure__
+    assert out in [cell.cell_contents for cell in out._backward.__closure__]
+    out.grad = 1.0
+    out._backward()
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+
+
 def test_lesson03_values_made_afresh_have_grad_0():
     claim(3, "Values you make afresh have `.grad` 0")
     assert Value(2.0).grad == 0
@@ -438,6 +449,21 @@ def test_lesson04_topological_order_puts_each_node_after_its_inputs_and_backward
     assert order[-1] is L and len(order) == len(set(order)) == 7
 
 
+def test_lesson04_a_for_loops_else_runs_only_when_the_loop_ran_out_without_break():
+    claim(4, "the `else` of a `for` runs only when the loop ran out without a `break`")
+    ran = []
+    for item in [1, 2]:
+        if item == 2:
+            break
+    else:
+        ran.append("after a break")
+    for item in [1, 2]:
+        pass
+    else:
+        ran.append("ran out")
+    assert ran == ["ran out"]
+
+
 def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infinite_local_derivative():
     claim(4, "It **skips a node whose gradient is exactly 0**: each of its inputs would receive")
     claim(4, "or a local derivative is infinite, as $\\sqrt{x}$'s is at 0. Even at a skipped node")
@@ -449,6 +475,7 @@ def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infin
     y = Value(2.0)
     (Recorder.passing(y).relu() * 3).backward()
     assert len(Recorder.calls) == 1 and y.grad == 3.0
+    claim(None, "where such a node's local derivative is infinite, 0 × ∞ has no value, and `backward()` stops with an error saying so")
     with pytest.raises(ArithmeticError):
         ((Value(0.0) ** 0.5) * Value(0.0)).backward()
 
@@ -590,7 +617,8 @@ def test_lesson04_pytorch_keeps_no_gradient_in_between_unless_asked_and_then_add
     b = a * 3
     L = b * 1.0
     L.backward(retain_graph=True)
-    assert b.grad is None
+    with pytest.warns(UserWarning, match="not a leaf"):
+        assert b.grad is None
     b.retain_grad()
     L.backward(retain_graph=True)
     first = b.grad.item()
@@ -620,6 +648,20 @@ def test_lesson05_float32_would_agree_to_only_about_7_digits_and_pytorch_keeps_l
     ours.backward()
     digits_agreed = -math.log10(abs(x1.grad.item() - labelled(ours)["x1"].grad) / 1.5)
     assert 6 <= digits_agreed <= 8
+
+
+def test_lesson05_pytorch_and_ours_agree_to_12_places_and_differ_only_through_tanh():
+    torch = pytest.importorskip("torch")
+    claim(5, "They agree to 12 decimal places and more; only the last digit or two differ because the two libraries evaluate tanh with different code")
+    n = 2.0 * -3.0 + 0.0 * 1.0 + 6.8813735870195432
+    theirs = torch.tanh(torch.tensor(n, dtype=torch.float64)).item()
+    assert theirs != math.tanh(n) and abs(theirs - math.tanh(n)) < 1e-15
+    o = _lesson3_neuron()
+    o.backward()
+    leaf = lambda v: torch.tensor(v, dtype=torch.float64, requires_grad=True)  # noqa: E731
+    x1, w1 = leaf(2.0), leaf(-3.0)
+    torch.tanh(x1 * w1 + 0.0 * 1.0 + 6.8813735870195432).backward()
+    assert abs(x1.grad.item() - labelled(o)["x1"].grad) < 1e-12 and abs(w1.grad.item() - labelled(o)["w1"].grad) < 1e-12
 
 
 def test_lesson05_a_pytorch_product_keeps_its_inputs_a_sum_keeps_nothing_and_ops_show_backward_names():
@@ -755,6 +797,17 @@ def test_lesson06_forgotten_zero_grad_looks_better_first_then_saturates_and_free
     assert wrong[30:] == pytest.approx([4.0] * 20, abs=1e-6)
 
 
+def test_lesson06_our_seed_starts_from_a_worse_guess_than_the_julia_port_and_ends_lower():
+    claim(6, "Our seed starts from a worse guess and ends lower")
+    xs, ys = four_samples()
+    namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
+                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+    julia = [1.8513252792660841, 0.02947950948849564]
+    history = namespace["history"]
+    assert len(history) == 50 and history[0] > julia[0] and history[-1] < julia[1]
+
+
 def test_lesson06_a_relu_output_is_never_negative_gets_stuck_at_0_and_a_linear_output_is_the_default():
     claim(6, "Its network can then only ever output numbers $\\ge 0$")
     claim(6, "Every prediction is 0, the loss is frozen at the mean of $y^2$, and every gradient is exactly zero")
@@ -796,7 +849,7 @@ def test_lesson07_no_straight_line_separates_the_two_moons():
     plus, minus = points[np.array(y) == 1], points[np.array(y) == -1]
     # A point of one class inside a triangle of the other's: no line can have all three on one side and it
     # on the other, since a half-plane holding the corners holds the triangle.
-    i, j, k = np.array([t for t in __import__("itertools").combinations(range(len(plus)), 3)]).T
+    i, j, k = np.array(list(itertools.combinations(range(len(plus)), 3))).T
     a, b, c = plus[i][:, None], plus[j][:, None], plus[k][:, None]
     p = minus[None, :]
 
@@ -904,6 +957,20 @@ def test_lesson07_where_the_on_off_pattern_stays_the_same_the_score_is_linear(co
         elif abs(bend) > 1e-9:
             changed += 1
     assert same > 100 and changed > 0
+
+
+def test_lesson07_the_stepper_matches_the_table_its_step_1_being_our_step_0():
+    claim(7, "The numbers match the table above: the stepper's step 1 is our step 0")
+    from micrograd.widgets import TrainingStepper
+
+    namespace = run_lesson_code(7, *LESSON7_SETUP)
+    table = run_lesson_code(7, "optimizer = SGD(", namespace=namespace, replace=(("range(100)", "range(2)"),))["history"]
+    X, y = moons()
+    random.seed(1337)
+    stepper = TrainingStepper(MLP(2, [16, 16, 1]), X, y, loss="hinge", l2=1e-4, lr=linear_decay(1.0, 0.1, 100))
+    records = [stepper.step(redraw=False) for _ in range(2)]
+    assert [r["step"] for r in records] == [1, 2]
+    assert [r["loss"] for r in records] == pytest.approx(table, rel=1e-12)
 
 
 def test_lesson07_micrograd_0_1_0_builds_about_65_800_nodes_per_step(mlp_0_1_0, micrograd_0_1_0_value):
@@ -1051,6 +1118,16 @@ def test_lesson08_pixels_read_back_from_idx_files_round_to_bytes(tmp_path, digit
     assert max(abs(a - b) for x, z in zip(X_back, X_train) for a, b in zip(x, z)) <= 0.5 / 255 + 1e-12
     with pytest.raises(FileNotFoundError):
         data.load_mnist(tmp_path / "nothing here")
+
+
+def test_lesson08_idx_files_start_with_their_magic_numbers(tmp_path):
+    claim(8, "a *magic number* (2051 for images, 2049 for labels)")
+    from micrograd import data
+
+    data.write_idx(tmp_path / "images", [[0, 255, 7, 9]], image_shape=(2, 2))
+    data.write_idx(tmp_path / "labels", [3])
+    magic = lambda name: int.from_bytes((tmp_path / name).read_bytes()[:4], "big")  # noqa: E731
+    assert (magic("images"), magic("labels")) == (data.IMAGES_MAGIC, data.LABELS_MAGIC) == (2051, 2049)
 
 
 def test_lesson08_a_first_layer_neuron_is_one_node_and_pixels_make_no_nodes():
@@ -1329,6 +1406,7 @@ def test_lesson10_the_benchmarks_run_backward_on_a_million_node_chain():
 
 def test_lesson10_under_two_hundred_bytes_a_node_and_plus_nodes_share_their_local_derivatives():
     claim(10, "Under two hundred bytes")
+    claim(10, "A graph of a hundred thousand nodes is then under twenty megabytes")
     claim(10, "a `+` shares one tuple of local derivatives with every other `+`")
     a, b = Value(1.0), Value(2.0)
     assert (a + b)._local_grads is (b + 3.0)._local_grads
