@@ -8,21 +8,30 @@ whole demo loss with micrograd 0.1.0's neurons, about 65 800 nodes) it prints:
 - full DOT: building the DOT text of every node (``max_nodes=None``);
 - full render: rendering that, for the graphs small enough to be worth it.
 
-Times are the best of ``--repeat`` runs, measured side by side in one
-process; no figure here is checked by a test.
+Then the backprop stepper's time per step (each step redraws the graph),
+on lesson 3's two graphs, with each renderer this machine has: pygraphviz's
+bundled Graphviz in the process, and the system's ``dot`` program.
+
+Times are the best of ``--repeat`` runs (the stepper's: the median step),
+measured side by side in one process; no figure here is checked by a test.
 
     python benchmarks/bench_viz.py [--repeat 3]
 """
 
 import argparse
+import os
 import pathlib
+import shutil
+import statistics
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
 
-from micrograd import graph_size  # noqa: E402
+from micrograd import Value, graph_size  # noqa: E402
 from micrograd.viz import DEFAULT_MAX_NODES, draw_dot  # noqa: E402
+from micrograd.viz.render import CHOICE_VARIABLE, renderer_name  # noqa: E402
+from micrograd.widgets import BackpropStepper  # noqa: E402
 from viz_graphs import moons_loss  # noqa: E402
 
 GRAPHS = [
@@ -43,21 +52,23 @@ def best_of(repeat, action):
     return min(times), result
 
 
-def main():
+def parse_repeat():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is shown")
-    args = parser.parse_args()
+    return parser.parse_args().repeat
 
-    print(f"default budget: max_nodes={DEFAULT_MAX_NODES}; times in seconds, best of {args.repeat}")
+
+def main(repeat):
+    print(f"default budget: max_nodes={DEFAULT_MAX_NODES}; times in seconds, best of {repeat}")
     header = f"{'graph':52} {'values':>7} {'drawn':>6} {'draw':>7} {'render':>7} {'full DOT':>9} {'full render':>12}"
     print(header)
     print("-" * len(header))
     for title, options in GRAPHS:
         loss, model = moons_loss(**options)
         values = graph_size(loss)[0]
-        draw_time, drawing = best_of(args.repeat, lambda: draw_dot(loss, model=model))
-        render_time, _ = best_of(args.repeat, drawing.svg)
-        full_time, full = best_of(args.repeat, lambda: draw_dot(loss, model=model, max_nodes=None))
+        draw_time, drawing = best_of(repeat, lambda: draw_dot(loss, model=model))
+        render_time, _ = best_of(repeat, drawing.svg)
+        full_time, full = best_of(repeat, lambda: draw_dot(loss, model=model, max_nodes=None))
         if values <= FULL_RENDER_LIMIT:
             full_render = f"{best_of(1, full.svg)[0]:12.3f}"
         else:
@@ -68,5 +79,56 @@ def main():
         )
 
 
+def lesson3_expression():
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c, f = Value(10.0, label="c"), Value(-2.0, label="f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    return L
+
+
+def lesson3_neuron():
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    n = x1 * w1 + x2 * w2 + Value(6.8813735870195432, label="b")
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"
+    return o
+
+
+def stepper_step_ms(make, repeat):
+    """Median milliseconds of one BackpropStepper step (its redraw included), over ``repeat`` walks."""
+    times = []
+    for _ in range(repeat):
+        stepper = BackpropStepper(make())
+        while not stepper.done:
+            start = time.perf_counter()
+            stepper.step()
+            times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def stepper_section(repeat):
+    renderers = [""] + (["dot"] if shutil.which("dot") else [])
+    print()
+    print(f"BackpropStepper, milliseconds per step (median over {repeat} walks):")
+    for choice in renderers:
+        os.environ[CHOICE_VARIABLE] = choice
+        name = renderer_name()
+        figures = "  ".join(
+            f"{title} {stepper_step_ms(make, repeat):6.1f}"
+            for title, make in [("lesson 3 L", lesson3_expression), ("lesson 3 neuron", lesson3_neuron)]
+        )
+        print(f"  {name:40} {figures}")
+    os.environ.pop(CHOICE_VARIABLE, None)
+
+
 if __name__ == "__main__":
-    main()
+    repeat = parse_repeat()
+    main(repeat)
+    stepper_section(max(3, repeat))
