@@ -118,3 +118,55 @@ def test_render_as_any_digraph(tmp_path):
     out = draw_dot(lecture_expression()).render(tmp_path / "lecture", format="svg")
     assert out.endswith("lecture.svg")
     assert "data &#45;8.0000" in (tmp_path / "lecture.svg").read_text(encoding="utf-8")  # dot writes - as &#45;
+
+
+def test_render_in_the_process_writes_the_picture_beside_its_dot_file(tmp_path):
+    from micrograd.viz.render import in_process
+
+    assert in_process() is not None, "pygraphviz (the bundled Graphviz) should draw here: pip install pygraphviz"
+    drawing = draw_dot(lecture_expression())
+    out = drawing.render(tmp_path / "lecture", format="png", cleanup=True)
+    assert out == str(tmp_path / "lecture.png") and (tmp_path / "lecture.png").read_bytes().startswith(b"\x89PNG")
+    assert not (tmp_path / "lecture").exists()  # cleanup: the DOT file is removed
+    assert drawing.render(outfile=tmp_path / "named.pdf") == str(tmp_path / "named.pdf")
+    assert (tmp_path / "named.pdf").read_bytes().startswith(b"%PDF")
+    assert drawing.pipe(format="svg", encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_the_layout_direction_needs_no_rendering(monkeypatch):
+    from micrograd.viz import GraphDrawing
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("draw_dot rendered the graph to choose its layout")
+
+    monkeypatch.setattr(GraphDrawing, "pipe", no_rendering)
+    drawing = draw_dot(lecture_expression())  # too wide left to right (1348 px): top to bottom
+    assert drawing.rankdir == "TB" and "rankdir=TB" in drawing.source
+
+
+PINNED_SVG = """
+from micrograd.viz import draw_dot
+from viz_graphs import lecture_expression
+print(draw_dot(lecture_expression(), rankdir="LR").svg())
+"""
+
+
+def test_the_font_is_pinned_whatever_fonts_the_machine_has(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from test_viz_process import REPO, TESTS
+
+    no_fonts = tmp_path / "fonts.conf"  # a machine with no fonts at all
+    no_fonts.write_text(f'<?xml version="1.0"?>\n<fontconfig><cachedir>{tmp_path}</cachedir></fontconfig>\n')
+
+    def svg(**env):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)]), **env}
+        done = subprocess.run([sys.executable, "-c", PINNED_SVG], capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    pinned = svg(MICROGRAD_FONTS="pinned")
+    assert svg(MICROGRAD_FONTS="pinned", FONTCONFIG_FILE=str(no_fonts)) == pinned
+    assert svg(MICROGRAD_FONTS="system", FONTCONFIG_FILE=str(no_fonts)) != pinned  # unpinned, the fonts show

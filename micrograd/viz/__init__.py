@@ -1,7 +1,8 @@
 """Pictures and text views of computation graphs.
 
-``draw_dot(loss)`` draws the graph below a Value with Graphviz; in a notebook
-it shows as SVG.  ``text_graph(loss)`` prints it as plain text and needs
+``draw_dot(loss)`` draws the graph below a Value with Graphviz (the one
+pygraphviz's wheel bundles, in this process, else the system's ``dot``); in
+a notebook it shows as SVG.  ``text_graph(loss)`` prints it as plain text and needs
 nothing beyond the standard library.  ``draw_model(model)`` draws a network
 as layers of neurons.
 
@@ -10,6 +11,8 @@ keywords).  In a notebook a drawing shows at its own size, its text at the
 point sizes it was laid out with; one wider than ``PAGE_WIDTH_PX`` (a
 JupyterLab output at 1280 px with the file browser open) is laid out top to
 bottom if that is narrower, and otherwise scrolls sideways in its own box.
+Widths for that choice are estimated from the DOT text, so the choice, like
+the DOT text, is the same on every machine.
 
 Saving a drawing: ``draw_dot(loss).export("loss.svg")`` (or ``.png``,
 ``.pdf``, ``.dot``), or ``.render("loss", format="png")`` as for any

@@ -127,7 +127,7 @@ class GraphDrawing(graphviz.Digraph):
 
     @property
     def width_px(self):
-        """The drawing's width on the page, in CSS pixels, at its own size (needs ``dot``)."""
+        """The drawing's width on the page, in CSS pixels, at its own size, as rendered here."""
         return svg_size(self.svg())[0]
 
     def html(self, image=False):
@@ -224,7 +224,8 @@ def draw_dot(root, options=None, *, highlight=None, notes=None, **changes):
 
     - ``rankdir``: ``'auto'`` (the default: left to right, or top to bottom
       when left to right is wider than ``page_width`` and top to bottom is
-      narrower), ``'LR'``, ``'TB'``, ``'RL'`` or ``'BT'``.
+      narrower, by widths estimated from the graph, not measured),
+      ``'LR'``, ``'TB'``, ``'RL'`` or ``'BT'``.
     - ``show_grad``: show each Value's grad.  ``precision``: decimals shown.
     - ``params`` (a Module, ``{name: Value}`` or a list of Values) or
       ``model`` (a Module): which leaves are parameters, for colouring and

@@ -18,7 +18,8 @@ __all__ = ["DrawOptions", "DEFAULT_MAX_NODES", "PAGE_WIDTH_PX", "RANKDIRS"]
 
 DEFAULT_MAX_NODES = 150
 MIN_MAX_NODES = 10
-# "auto": left to right, unless that is wider than the page and top to bottom is narrower.
+# "auto": left to right, unless that is wider than the page and top to bottom is narrower
+# (widths estimated from the DOT text, see direction.py: the same on every machine).
 RANKDIRS = ("auto", "LR", "TB", "RL", "BT")
 # The width, in CSS pixels, a notebook output has in JupyterLab at 1280 px
 # with the file browser open; a drawing wider than this scrolls in its box.
