@@ -320,6 +320,17 @@ def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times
     assert (p - q).data != (q - p).data and (p - q).inputs[0] is p
 
 
+def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section(tmp_path):
+    claim(2, "(running the cell again replaces that section)")
+    from micrograd import yours
+
+    yours.store("lesson 2: MyValue", "class MyValue:\n    first = True\n", folder=tmp_path)
+    yours.store("lesson 2: MyValue", "class MyValue:\n    second = True\n", folder=tmp_path)
+    found = yours.sections(tmp_path)
+    assert list(found) == ["lesson 2: MyValue"]
+    assert "second" in found["lesson 2: MyValue"][1] and "first" not in found["lesson 2: MyValue"][1]
+
+
 def test_lesson02_drawings_read_any_class_with_data_prev_and_op():
     claim(2, "the drawings read any class with `data`, `_prev` and `_op`")
     from micrograd.viz import draw_dot
@@ -410,6 +421,34 @@ def test_lesson03_the_steppers_drawing_stands_the_other_way_up_from_lesson_2s():
 
     assert "rankdir=TB" in draw_dot(lecture_graph()).source  # lesson 2: L at the foot
     assert "rankdir=BT" in BackpropStepper(_lesson3_neuron()).static_html()  # edges point up: o on top
+
+
+def test_lesson03_the_stepper_calls_your_nodes_own_backward():
+    claim(3, "each step calls **your** node's `_backward()`")
+    from micrograd.widgets import BackpropStepper
+
+    called = []
+
+    class Closures:  # the lecture's way: _prev a set, the step a closure
+        def __init__(self, data, _children=(), _op=""):
+            self.data, self.grad, self._prev, self._op, self.label = data, 0.0, set(_children), _op, ""
+            self._backward = lambda: None
+
+        def tanh(self):
+            t = math.tanh(self.data)
+            out = Closures(t, (self,), "tanh")
+
+            def _backward():
+                called.append(out)
+                self.grad += (1 - t**2) * out.grad
+
+            out._backward = _backward
+            return out
+
+    n = Closures(0.8813735870195432)
+    o = n.tanh()
+    BackpropStepper(o).step()
+    assert o in called and o.grad == 1.0 and n.grad == pytest.approx(0.5)
 
 
 def test_lesson03_a_node_answers_to_backward_underscore_so_the_lectures_walk_runs():
@@ -808,6 +847,21 @@ def test_lesson06_our_seed_starts_from_a_worse_guess_than_the_julia_port_and_end
     assert len(history) == 50 and history[0] > julia[0] and history[-1] < julia[1]
 
 
+def test_lesson06_the_training_stepper_repeats_trains_first_losses():
+    claim(6, "The losses match the first steps of `train` above (the stepper counts from 1)")
+    from micrograd.widgets import TrainingStepper
+
+    xs, ys = four_samples()
+    namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
+                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+    stepper = TrainingStepper(MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0),
+                              xs, ys, loss="sum_of_squares", lr=0.05, accuracy=False)
+    records = [stepper.step(redraw=False) for _ in range(5)]
+    assert [r["step"] for r in records] == [1, 2, 3, 4, 5]
+    assert [r["loss"] for r in records] == pytest.approx(namespace["history"][:5], rel=1e-12)
+
+
 def test_lesson06_a_relu_output_is_never_negative_gets_stuck_at_0_and_a_linear_output_is_the_default():
     claim(6, "Its network can then only ever output numbers $\\ge 0$")
     claim(6, "Every prediction is 0, the loss is frozen at the mean of $y^2$, and every gradient is exactly zero")
@@ -824,6 +878,10 @@ def test_lesson06_a_relu_output_is_never_negative_gets_stuck_at_0_and_a_linear_o
     net.zero_grad()
     loss.backward()
     assert all(p.grad == 0.0 for p in net.parameters())
+    claim(6, "(Here the network's first steps pushed the output neuron's input below zero, where it stays.)")
+    output = net.layers[-1].neurons[0]
+    hidden = lambda v: [h.data for h in net.layers[1].outputs(net.layers[0].outputs([v]))]  # noqa: E731
+    assert all(dot(output.w, hidden(v), output.b).data < 0 for v in xr)
     assert all(net([v]).data >= 0 for v in (-100.0, -1.0, 0.3, 50.0))
     assert MLP(1, [8, 8, 1], rng=0).layers[-1].neurons[0].activation == MLP(1, [8, 8, 1], output_activation=None, rng=0).layers[-1].neurons[0].activation
 
