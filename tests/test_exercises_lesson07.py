@@ -133,7 +133,7 @@ def test_on_the_lessons_model_a_guess_of_one_and_the_training_accuracy_fail(demo
     assert _accuracy(demo_model, *data.moons(seed=check.NEW_MOONS_SEED)) == 1.0
 
 
-def step_in_order(order, lr=None):
+def step_in_order(order, lr=0.5):
     """A training step whose zero_grad (z), backward (b), step (s) or hand update (m) come in the given order."""
     def training_step(model, inputs, y, optimizer):
         loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
@@ -157,6 +157,7 @@ def step_in_order(order, lr=None):
     ("zb", "update them with optimizer.step()"),
     ("bs", "were not cleared"),
     ("sb", "step() ran before backward()"),
+    ("zbsm", "step() made the update and something else moved the parameters too"),
 ])
 def test_training_step_names_the_order_that_went_wrong(order, words):
     verdict = check.training_step(step_in_order(order))

@@ -109,6 +109,10 @@ def training_step(step):
     moved = [a - b for a, b in zip(after, before)]
     if all(close(g, r, 1e-9) for g, r in zip(grads, right_grads)):
         rate = _uniform_rate(moved, grads)
+        if rate is not None and "step" in optimizer.calls:
+            return failed(f"every parameter moved by {rate:g} × its gradient, though the optimiser's lr is {_LR:g}: "
+                          "step() made the update and something else moved the parameters too (an update by hand?). "
+                          "Update once: optimizer.step() alone")
         if rate is not None:  # an update written out by hand, p.data -= lr * p.grad
             return passed(f"forward, loss, zero_grad, backward, and your own update p.data -= lr * p.grad with lr = "
                           f"{rate:g}. The optimiser given has lr = {_LR:g}; optimizer.step() makes the same update "
