@@ -82,8 +82,10 @@ def graph_widget():
 def graph_html(drawing):
     """A ``micrograd.viz`` drawing as HTML for an ``ipywidgets.HTML``: at its own size, scrolling when wide.
 
-    Without Graphviz's ``dot`` program the panel shows viz's install advice
-    and the DOT text instead, so the widget still works.
+    Its box carries the DOT text (``data-dot``), so a stored picture is
+    compared by what was drawn, not by Graphviz's coordinates.  Without
+    pygraphviz or Graphviz's ``dot`` program the panel shows viz's install
+    advice and the DOT text instead, so the widget still works.
     """
     graphviz = require("graphviz")
     try:
