@@ -197,6 +197,11 @@ def _from_array_library(x):
     return type(x).__module__.split(".")[0] in ("numpy", "torch")
 
 
+def _plain(number):
+    """An int stays an int (a count is exact); any other real number (a Fraction, np.float64) becomes a float."""
+    return int(number) if isinstance(number, numbers.Integral) else float(number)
+
+
 def as_number(answer):
     """The one real number an answer stands for (an int or a float), or None if it is not one.
 
@@ -213,9 +218,9 @@ def as_number(answer):
             if getattr(answer, "shape", None) != ():
                 return None
             answer = answer.item()
-            return None if isinstance(answer, bool) or not isinstance(answer, numbers.Real) else answer
+            return None if isinstance(answer, bool) or not isinstance(answer, numbers.Real) else _plain(answer)
         if isinstance(answer, numbers.Real):
-            return answer
+            return _plain(answer)
         if isinstance(answer, (str, bytes)) or not hasattr(answer, "data"):
             return None
         answer = answer.data
@@ -236,8 +241,8 @@ def decimals_kept(answer, exact, fewest=1):
     """How many decimals of ``exact`` the answer gives, as a lesson prints numbers, or None.
 
     An answer typed from a printed number (-8.726 for -8.726304, 2.30 or 2.302 for 2.302585) is exact to
-    the decimals it has: ``exact`` rounded or cut off there.  ``fewest`` is
-    the fewest decimals that still tell the right answer from the slips a checker knows.
+    the decimals it has: ``exact`` rounded or cut off there.  ``fewest`` is the fewest decimals that
+    still tell the right answer from the slips a checker knows.
     """
     number = as_number(answer)
     if number is None or not math.isfinite(number):
@@ -278,12 +283,11 @@ def _given(answer):
     return f"{shown} ({kind})"
 
 
-def number_problem(answer, what="your answer is", want="give one number, e.g. 1.5", finite=True):
-    """None when answer is one real number (finite unless finite is False); else what was
-    given and what is expected, e.g. "your answer is [2.3] (a list of 1): one number belongs
-    here, not a collection of them; give one number, e.g. 1.5"."""
+def number_problem(answer, what="your answer is", want="give one number, e.g. 1.5"):
+    """None when answer is one finite number; else what was given and what is expected, e.g.
+    "your answer is [2.3] (list): one number belongs here, not a list of them; give one number, e.g. 1.5"."""
     number = as_number(answer)
-    if number is not None and (math.isfinite(number) or not finite):
+    if number is not None and math.isfinite(number):
         return None
     return f"{what} {_given(answer)}; {want}"
 
