@@ -169,7 +169,9 @@ def _copy_lessons(folder):
         notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
         if name == CHANGED_LESSON:
             code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]  # nbval numbers these
-            changed = ["".join(cell["source"]) for cell in code].index(CHANGED_CELL_SOURCE)
+            sources = ["".join(cell["source"]) for cell in code]
+            assert CHANGED_CELL_SOURCE in sources, f"{name} has no cell `{CHANGED_CELL_SOURCE}` to change: pick another"
+            changed = sources.index(CHANGED_CELL_SOURCE)
             code[changed]["source"] = "draw_dot(L, show_grad=False)"
         (folder / name).write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return changed

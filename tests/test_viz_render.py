@@ -1,5 +1,6 @@
 """Drawings rendered by the real Graphviz ``dot`` program (installed in CI)."""
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -170,3 +171,25 @@ def test_the_font_is_pinned_whatever_fonts_the_machine_has(tmp_path):
     pinned = svg(MICROGRAD_FONTS="pinned")
     assert svg(MICROGRAD_FONTS="pinned", FONTCONFIG_FILE=str(no_fonts)) == pinned
     assert svg(MICROGRAD_FONTS="system", FONTCONFIG_FILE=str(no_fonts)) != pinned  # unpinned, the fonts show
+
+
+def test_the_pinned_fontconfig_lists_dejavu_sans_from_matplotlib_and_nothing_else():
+    import pathlib
+
+    import matplotlib
+
+    from micrograd.viz.fonts import FACES, fontconfig_file
+
+    text = pathlib.Path(fontconfig_file()).read_text(encoding="utf-8")
+    fonts = pathlib.Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf"
+    assert f"<dir>{fonts}</dir>" in text and "<rejectfont><glob>*</glob></rejectfont>" in text
+    accepted = re.search(r"<acceptfont>(.*)</acceptfont>", text).group(1)
+    assert re.findall(r"<glob>([^<]*)</glob>", accepted) == [str(fonts / face) for face in FACES]
+    assert all(face.startswith("DejaVuSans") for face in FACES)
+
+
+@pytest.mark.parametrize("variable, value", [("MICROGRAD_GRAPHVIZ", "neato"), ("MICROGRAD_FONTS", "comic")])
+def test_a_bad_renderer_or_font_choice_is_explained(monkeypatch, variable, value):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=f"{variable} is .* got '{value}'"):
+        draw_dot(lecture_expression()).svg()

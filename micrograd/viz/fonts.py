@@ -66,17 +66,23 @@ def fontconfig_file():
     if directory is None:
         return None
     if directory not in _written:
-        key = hashlib.sha256(str(directory).encode("utf-8")).hexdigest()[:12]
+        # One folder per font directory and user: the temporary folder may be shared.
+        owner = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "")
+        key = hashlib.sha256(f"{directory}\0{owner}".encode("utf-8")).hexdigest()[:12]
         home = pathlib.Path(tempfile.gettempdir()) / f"micrograd-fonts-{key}"
-        home.mkdir(exist_ok=True)
         path = home / "fonts.conf"
         text = _configuration(directory, home / "cache")
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            # Written whole, then moved into place: another kernel may be reading it.
-            partial = home / f"fonts.conf.{os.getpid()}"
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, path)
-        _written[directory] = str(path)
+        try:
+            home.mkdir(exist_ok=True)
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                # Written whole, then moved into place: another kernel may be reading it.
+                partial = home / f"fonts.conf.{os.getpid()}"
+                partial.write_text(text, encoding="utf-8")
+                os.replace(partial, path)
+        except OSError:  # no writable temporary folder: the system's fonts, as without matplotlib
+            _written[directory] = None
+        else:
+            _written[directory] = str(path)
     return _written[directory]
 
 
