@@ -1,8 +1,8 @@
 """What backward()'s finite-gradient check costs, on the demo's loss graph.
 
-backward() adds what each node passes down (its gradient times the sum of its
-local derivatives, one C call) into one total and, only when that total is not
-finite, looks for the edge whose gradient overflowed.  This
+After its loop, backward() adds up what each node passed down (its gradient
+times the sum of its local derivatives, in one pass at C speed) and, only when
+that total is not finite, looks for the edge whose gradient overflowed.  This
 script times backward() against the same loop without the total, on fresh
 copies of the same graph, alternating the two so that a busy machine slows
 both alike, and prints the CPU time of each (best of the repeats).

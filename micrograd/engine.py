@@ -187,13 +187,13 @@ class Value:
             node.grad = 0.0
         self.grad += 1.0
         for node in reversed(order):  # a node's gradient is complete once all above it are done
-            upstream = node.grad
+            upstream, local_grads = node.grad, node._local_grads
             if upstream == 0.0:  # local × 0 adds nothing (a ReLU that is off: its whole neuron)
                 continue
-            if node._local_grads is None:
+            if local_grads is None:
                 node._backward()  # a node made the lecture's way: its own function does the step
                 continue
-            for child, local in zip(node._inputs, node._local_grads):
+            for child, local in zip(node._inputs, local_grads):
                 child.grad += local * upstream  # the chain rule
         _check_gradients_finite(order)
 
