@@ -44,8 +44,18 @@ def _shell(folder):
     os.environ.setdefault("MPLBACKEND", "Agg")
     InteractiveShell.clear_instance()
     shell = InteractiveShell.instance()
-    # Only text is formatted: what a cell computes runs all the same, without Graphviz laying out every drawing.
-    shell.display_formatter.active_types = ["text/plain"]
+    # Every format a notebook stores, so a drawing or a status is made as JupyterLab would ask for it.
+    shell.display_formatter.active_types = ["text/plain", "text/html", "image/svg+xml", "image/png"]
+    shell.colors = "nocolor"
+    # IPython reports an output that fails to show (a _repr_html_ raising) without failing its cell: count it.
+    shell.output_errors = []
+    show = shell.showtraceback
+
+    def showtraceback(exc_tuple=None, *args, **kwargs):
+        shell.output_errors.append((exc_tuple or sys.exc_info())[1])
+        return show(exc_tuple, *args, **kwargs)
+
+    shell.showtraceback = showtraceback
     shell.enable_gui = lambda gui=None: None  # %matplotlib inline: a kernel's, not a terminal's event loop
     os.chdir(folder)
     try:
@@ -73,9 +83,12 @@ def run_lesson(notebook, folder, replace=None, then=(), only=None, twice=()):
     with _shell(folder) as shell:
         for index in order:
             source = replace.get(index, cells[index])
+            del shell.output_errors[:]
             with capture_output() as captured:
                 result = shell.run_cell(source, store_history=True)
             error = result.error_before_exec or result.error_in_exec
+            if error is None and shell.output_errors:
+                error = shell.output_errors[0]
             text = captured.stdout + captured.stderr + "".join(
                 o.data.get("text/plain", "") for o in captured.outputs)
             runs.append(CellRun(Path(notebook).name, index, source, text,
