@@ -159,11 +159,12 @@ def cell_with(lesson, text):
 
 @pytest.fixture(scope="module")
 def shipped_run(tmp_path_factory):
-    """Lessons 3 to 6 as shipped, top to bottom, lesson 3's step cell run twice; then, after Run All, lesson 4's
-    first use() of MyValue again (as after fixing lesson 3) and its neuron on the given operations."""
+    """Lessons 3 to 6 as shipped, top to bottom, lesson 3's step cell and lesson 4's operations run twice; then,
+    after Run All, lesson 4's first use() of MyValue again (as after fixing lesson 3) and its neuron on the
+    given operations."""
     folder = tmp_path_factory.mktemp("shipped")
     shutil.copy(NOTEBOOKS / "my_micrograd.py", folder)
-    twice = {3: [cell_with(3, ONE_STEP)]}
+    twice = {3: [cell_with(3, ONE_STEP)], 4: [build_it_cell(LESSONS[4], "lesson 4: more operations")]}
     then = {4: [cell_with(4, FIRST_USE), cell_with(4, TANH_FROM_EXP)]}
     return {lesson: run_lesson(LESSONS[lesson], folder, then=then.get(lesson, ()), twice=twice.get(lesson, ()))
             for lesson in range(3, 7)}
