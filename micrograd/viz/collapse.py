@@ -11,7 +11,7 @@ in turn, each losing a little more detail than the one before:
 3. parameters, and constants used once, are folded into the operations
    that use them (the operation says how many it holds);
 4. sibling operations (same shape, same inputs), such as the neurons of a
-   layer, become one group box "16 × relu";
+   layer, become one group box "16 × ReLU";
 5. many terms of one sum that have the same shape (one per sample) are
    shown twice, the rest as one "98 more like these" box;
 6. if still too big, only the nodes nearest the output are kept and one box

@@ -9,7 +9,7 @@ Besides the package's ``MLP``, ``Layer`` and ``Neuron``, it draws a network
 of your own made the lecture's way: an MLP with ``.layers``, a layer with
 ``.neurons``, a neuron with weights ``.w`` and a bias ``.b`` whose numbers
 are in ``.data`` and ``.grad``.  A neuron without an ``activation`` attribute
-is named by the operation its output was made by (``tanh``, ``relu``).
+is named by the operation its output was made by (``tanh``, ``ReLU``).
 """
 
 from . import style
