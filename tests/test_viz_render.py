@@ -130,7 +130,7 @@ def test_render_in_the_process_writes_the_picture_beside_its_dot_file(tmp_path):
     assert out == str(tmp_path / "lecture.png") and (tmp_path / "lecture.png").read_bytes().startswith(b"\x89PNG")
     assert not (tmp_path / "lecture").exists()  # cleanup: the DOT file is removed
     assert drawing.render(outfile=tmp_path / "named.pdf") == str(tmp_path / "named.pdf")
-    assert (tmp_path / "named.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "named.pdf").read_bytes().startswith(b"%PDF") and (tmp_path / "named.gv").is_file()
     assert drawing.pipe(format="svg", encoding="utf-8").lstrip().startswith("<?xml")
 
 

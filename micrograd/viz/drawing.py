@@ -102,6 +102,8 @@ class GraphDrawing(graphviz.Digraph):
             if outfile is not None and format is None:
                 format = os.path.splitext(os.fspath(outfile))[1].lstrip(".").lower() or None
             format = format or self.format
+            if outfile is not None and filename is None:  # as graphviz does: the DOT file beside the picture
+                filename = self._get_filepath(outfile)
             source_path = self.save(filename, directory=directory)
             out = os.fspath(outfile) if outfile is not None else f"{source_path}.{format}"
             with open(out, "wb") as file:
