@@ -275,6 +275,7 @@ def test_a_closure_class_steps_with_the_same_chain_rule_lines_as_the_package():
     out, leaves = neuron(LectureValue)
     stepper = BackpropStepper(out)
     stepper.step()
+    assert "local 0.5000" in stepper.graph.value  # the tanh's edge, labelled as the package's is
     stepper.step()  # n = (x1*w1 + x2*w2) + b: local 1 for both, upstream 1 - o² = 0.5
     assert "b.grad += 1.0000 × 0.5000 0.0000 → 0.5000" in panel_text(stepper)
     stepper.finish()

@@ -170,6 +170,8 @@ class BackpropStepper(Controller):
         else:
             probed = self._probe(original, backward, holders, before)
             terms = None if probed is None else list(zip(inputs, probed))
+            if probed is not None and self.view.foreign and len(inputs) == len(node.inputs):
+                node._local_grads = tuple(probed)  # the mirror's, so its edges show them as the package's do
         predicted = self._predict(terms, upstream)
         try:
             backward()
