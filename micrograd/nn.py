@@ -133,7 +133,7 @@ class Neuron(Module):
         return self.activation is not None
 
     def __call__(self, x):
-        x = _inputs(x, len(self.w))
+        x = _inputs(x, len(self.w))  # checked: one number or Value per weight
         return self.forward(x, input_numbers(x))
 
     def forward(self, x, x_data):
@@ -142,8 +142,8 @@ class Neuron(Module):
         ``x_data`` is ``input_numbers(x)``: the layer reads the numbers once
         for all of its neurons.
         """
-        out = fused_weighted_sum(self.w, x, x_data, self.b)
-        return self._activate(out) if self._activate else out
+        out = fused_weighted_sum(self.w, x, x_data, self.b)  # w · x + b, as one node (lesson 10)
+        return self._activate(out) if self._activate else out  # no activation: a linear neuron
 
     def zero_grad(self):
         for w in self.w:
