@@ -146,7 +146,11 @@ def test_my_value_untouched_stub_is_not_attempted():
 @pytest.mark.parametrize(
     "swap, words",
     [
-        (("self._prev = tuple(_children)", "self._prev = set(_children)"), "_prev is a set"),
+        (("self._prev = tuple(_children)", "self._prev = set(_children[:1])"),
+         "a * b (a = 2, b = -3): _prev has 1 entries; it should hold the 2 inputs"),
+        (("self._prev = tuple(_children)", "self._prev = set(c.data for c in _children)"),
+         "keep the input Values themselves"),
+        (("(self, other), \"*\")", "{MyValue(self.data), MyValue(other.data)}, \"*\")"), "copies of the inputs"),
         (("self._prev = tuple(_children)", "self._prev = ..."), "_prev is still ..."),
         (("(self, other), \"*\")", "(other, self), \"*\")"), "a * b (a = 2, b = -3): _prev has the inputs the other way round"),
         (("(self, other), \"+\")", "(self.data, other.data), \"+\")"), "keep the input Values themselves"),
@@ -235,3 +239,50 @@ def test_my_value_keeping_copies_of_its_inputs_is_told_so():
     verdict = check.my_value(cls)
     assert verdict.status == "failed" and "copies of the inputs" in verdict.message
     assert "it should hold the 2 inputs" not in verdict.message
+
+
+# The lecture keeps the inputs in a set: right, and carried forward like a tuple.
+
+SET_OF_INPUTS = ("self._prev = tuple(_children)", "self._prev = set(_children)")
+
+
+def test_my_value_with_its_inputs_in_a_set_passes_and_is_told_why_the_course_keeps_a_tuple():
+    verdict = check.my_value(load(VALUE_SOLUTION, SET_OF_INPUTS))
+    assert verdict.passed, verdict.message
+    assert "Your _prev is a set, as in the lecture, and that is right" in verdict.message
+    assert "a set holds a + a's input once" in verdict.message and "no stable order" in verdict.message
+    assert "a set" not in check.my_value(load(VALUE_SOLUTION)).message  # the tuple's pass says nothing of sets
+
+
+def test_what_the_set_message_says_is_what_a_set_does():
+    MyValue = load(VALUE_SOLUTION, SET_OF_INPUTS)
+    a = MyValue(2.0)
+    assert len((a + a)._prev) == 1  # a + a's input held once
+    # No stable order: the same sum of two leaves iterates its inputs both ways, as memory addresses fall.
+    firsts = set()
+    for garbage in range(60):
+        kept = [MyValue(0.0) for _ in range(garbage)]
+        x, y = MyValue(1.0), MyValue(2.0)
+        firsts.add(next(iter((x + y)._prev)).data)
+        del kept
+    assert firsts == {1.0, 2.0}
+
+
+def test_a_class_with_its_inputs_in_a_set_is_carried_forward_and_drawn_in_one_order(tmp_path, capsys):
+    from micrograd import yours
+    from micrograd.viz import text_graph
+
+    yours.store("lesson 2: MyValue", VALUE_SOLUTION.replace(*SET_OF_INPUTS), tmp_path)
+    MyValue = yours.use("MyValue", lesson=2, folder=tmp_path)
+    assert capsys.readouterr().out.startswith("✓ MyValue: using yours, from lesson 2")
+
+    def lesson_L(garbage):
+        kept = [MyValue(0.0) for _ in range(garbage)]  # other objects first: the set's own order moves with memory
+        a, b, c, f = (MyValue(x, label=name) for x, name in ((2.0, "a"), (-3.0, "b"), (10.0, "c"), (-2.0, "f")))
+        e = a * b; e.label = "e"  # noqa: E702
+        d = e + c; d.label = "d"  # noqa: E702
+        L = d * f; L.label = "L"  # noqa: E702
+        return L, kept
+
+    drawn = {text_graph(lesson_L(garbage)[0]) for garbage in range(0, 40, 7)}
+    assert len(drawn) == 1 and "L  data -8.0000" in drawn.pop()

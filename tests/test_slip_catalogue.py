@@ -106,8 +106,8 @@ def my_topological_order(root):
 CATALOGUE = [
     # Lesson 2: MyValue ----------------------------------------------------------------------
     pytest.param("MyValue", lesson02.my_value,
-                 lambda: value(("self._prev = tuple(_children)", "self._prev = set(_children)")),
-                 "_prev is a set", id="value-prev-a-set-as-in-the-lecture"),
+                 lambda: value(("self._prev = tuple(_children)", "self._prev = set(c.data for c in _children)")),
+                 "keep the input Values themselves", id="value-prev-a-set-of-the-inputs-numbers"),
     pytest.param("MyValue", lesson02.my_value,
                  lambda: value((ADD, "self.data = self.data + other.data\n        return self")),
                  "must return a new MyValue", id="value-add-changes-self-and-returns-it"),
@@ -157,6 +157,9 @@ CATALOGUE = [
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step(("zip(self._prev, self._local_grads)", "zip(set(self._prev), self._local_grads)")),
                  "set(self._prev)", id="backward-step-walks-a-set-of-its-inputs"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("self._prev = tuple(_children)", "self._prev = set(_children)")),
+                 "_prev a set", id="backward-step-zips-local-grads-with-inputs-kept-in-a-set"),
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step(("    def __repr__",
                                "    def __sub__(self, other):\n"
