@@ -397,3 +397,24 @@ def test_lecture_code_can_read_prev_and_op():
     c = a * b
     assert c._prev == {a, b} and c._op == "*"
     assert a._prev == set() and a._op == ""
+
+
+def test_the_finiteness_check_covers_a_graph_that_holds_a_node_made_the_lecture_way():
+    """Such a node records no local derivatives to add up: the check goes node by node around it."""
+
+    def lecture_node():
+        one = Value(1.0)
+        custom = Value(2.0, (one,), "custom")
+
+        def _backward():
+            one.grad += custom.grad
+
+        custom._backward = _backward
+        return custom, one
+
+    custom, _ = lecture_node()
+    with pytest.raises(ArithmeticError, match="0 × ∞"):  # x ** 0.5 at 0 gets gradient 0
+        ((Value(0.0) ** 0.5) * Value(0.0) + custom).backward()
+    custom, one = lecture_node()
+    ((Value(4.0) ** 0.5) * Value(0.0) + custom).backward()  # the same graph, every derivative finite
+    assert one.grad == 1.0
