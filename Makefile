@@ -26,6 +26,8 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 		$(PYTHON) -m venv $(VENV); \
 	fi
 	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
+	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
+	@$(VENV_PYTHON) -m micrograd.yours --autoload >/dev/null
 	@touch $@
 
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
