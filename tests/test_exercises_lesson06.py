@@ -87,13 +87,67 @@ def test_training_loop_accepts_a_right_loop_and_shows_the_forgotten_zeroing():
     assert "without zero_grad ends at" in verdict.message
 
 
-def test_training_loop_is_run_on_a_model_with_what_my_mlp_has():
-    # Lesson 6 ends by training the learner's MyMLP, which has parameters() and __call__ but no zero_grad:
-    # a loop calling model.zero_grad() would pass on the package's MLP and then fail there.
-    verdict = check.my_training_loop(loop(RIGHT, (ZERO, "        model.zero_grad()\n")))
+def test_training_loop_is_run_on_a_model_with_what_my_mlp_has(tmp_path, monkeypatch):
+    # Lesson 6 ends by training the MyMLP it uses (here the worked answer's, no my_micrograd.py being there),
+    # which has parameters() and __call__ but no zero_grad: a loop calling model.zero_grad() would pass on
+    # the package's MLP and then fail there.
+    monkeypatch.chdir(tmp_path)
+    verdict = check.my_training_loop(loop(RIGHT, CALLS_ZERO_GRAD))
     assert verdict.status == "failed", verdict.message
-    assert "MyMLP of lesson 5 does not" in verdict.message
+    assert "the MyMLP this lesson trains does not" in verdict.message
     assert "for p in model.parameters(): p.grad = 0.0" in verdict.message
+
+
+# A learner's MyMLP may have a zero_grad of its own: then a loop calling it is right, and must pass.
+
+CALLS_ZERO_GRAD = (ZERO, "        model.zero_grad()\n")
+MLP_PARAMETERS = "    def parameters(self):\n        return [p for layer in self.layers"
+
+
+def mlp_source(zero_grad):
+    """Lesson 5's MyMLP as a learner writes it, with a zero_grad() that counts its calls, or without one."""
+    from build_stubs import NN_SOLUTION
+
+    method = ("    def zero_grad(self):\n        MyMLP.zeroed += 1\n        for p in self.parameters():\n"
+              "            p.grad = 0.0\n\n")
+    return NN_SOLUTION.replace(MLP_PARAMETERS, (method if zero_grad else "") + MLP_PARAMETERS) + "\nMyMLP.zeroed = 0\n"
+
+
+def learners_mlp(zero_grad):
+    from build_stubs import load_nn
+
+    return load_nn(mlp_source(zero_grad))[2]
+
+
+def test_a_loop_calling_zero_grad_passes_on_the_learners_mlp_that_has_one():
+    train = loop(RIGHT, CALLS_ZERO_GRAD)
+    train.__globals__["MyMLP"] = learners_mlp(zero_grad=True)  # as in the notebook once MyMLP is loaded
+    verdict = check.my_training_loop(train)
+    assert verdict.passed, verdict.message
+    assert train.__globals__["MyMLP"].zeroed == check._STEPS  # run on the learner's class, not the package's
+
+
+def test_a_loop_calling_zero_grad_fails_on_the_learners_mlp_without_one():
+    train = loop(RIGHT, CALLS_ZERO_GRAD)
+    train.__globals__["MyMLP"] = learners_mlp(zero_grad=False)
+    verdict = check.my_training_loop(train)
+    assert verdict.status == "failed" and "the MyMLP this lesson trains does not" in verdict.message
+
+
+def test_a_right_loop_passes_beside_a_mlp_that_cannot_stand_for_the_lessons_network():
+    train = loop(RIGHT)
+    train.__globals__["MyMLP"] = lambda nin, nouts: None  # not a class: the template-shaped network is used
+    assert check.my_training_loop(train).passed
+
+
+def test_before_the_notebook_loads_mymlp_the_check_finds_the_one_the_lesson_will_train(tmp_path, monkeypatch):
+    # Lesson 6's check cell comes before its yours.use() of MyMLP: the check reads my_micrograd.py as use() will.
+    from micrograd import yours
+
+    monkeypatch.chdir(tmp_path)
+    yours.store("lesson 5: MyNeuron, MyLayer, MyMLP", "import random\n" + mlp_source(zero_grad=True), tmp_path)
+    verdict = check.my_training_loop(loop(RIGHT, CALLS_ZERO_GRAD))
+    assert verdict.passed, verdict.message
 
 
 def test_training_loop_wants_numbers_not_values_in_its_losses():
@@ -179,3 +233,20 @@ def test_forgotten_zero_grad_is_not_shown_doing_better_than_the_right_loop():
     assert verdict.status == "failed" and "never zeroed" in verdict.message
     assert "stuck at 4.0000" in verdict.message and "0.0164" in verdict.message
     assert "0.0000" not in verdict.message
+
+
+def test_a_loop_calling_the_learners_own_zero_grad_is_carried_to_the_lessons_end(tmp_path, capsys):
+    # As lesson 6's last cells load them: both pieces the learner's, and my_train trains that MyMLP.
+    import random
+
+    from micrograd import yours
+
+    yours.store("lesson 5: MyNeuron, MyLayer, MyMLP", "import random\n" + mlp_source(zero_grad=True), tmp_path)
+    yours.store("lesson 6: my_train", RIGHT.replace(*CALLS_ZERO_GRAD), tmp_path)
+    MyMLP, my_train = yours.use("MyMLP", "my_train", lesson=6, folder=tmp_path)
+    lines = capsys.readouterr().out.splitlines()
+    status = [line for line in lines if line[:2] in ("✓ ", "✗ ", "… ")]
+    assert len(status) == 2 and all(line.startswith("✓ ") and ": using yours" in line for line in status), lines
+    random.seed(0)
+    losses = my_train(MyMLP(3, [4, 4, 1]), check._XS, check._YS, 20, 0.05)
+    assert MyMLP.zeroed >= 20 and losses[-1] < losses[0]

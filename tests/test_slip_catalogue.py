@@ -270,7 +270,7 @@ CATALOGUE = [
                  "never zeroed", id="train-forgets-zero-grad"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((ZERO, "        model.zero_grad()\n")),
-                 "the MyMLP of lesson 5 does not", id="train-calls-zero-grad-which-my-mlp-lacks"),
+                 "the MyMLP this lesson trains does not", id="train-calls-zero-grad-which-my-mlp-lacks"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train(("losses.append(loss.data)", "losses.append(loss)")),
                  "append the number, losses.append(loss.data)", id="train-keeps-the-losses-as-values"),
