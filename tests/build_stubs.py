@@ -3,6 +3,8 @@
 The tests exec these sources, so a checker is tested against the very text a learner starts from.
 """
 
+from micrograd.yours import ANSWERS
+
 VALUE_STUB = '''
 class MyValue:
     def __init__(self, data, _children=(), _op="", label=""):
@@ -25,24 +27,9 @@ class MyValue:
         raise NotImplementedError
 '''
 
-VALUE_SOLUTION = '''
-class MyValue:
-    def __init__(self, data, _children=(), _op="", label=""):
-        self.data = data
-        self.grad = 0.0
-        self.label = label
-        self._prev = tuple(_children)
-        self._op = _op
-
-    def __add__(self, other):
-        return MyValue(self.data + other.data, (self, other), "+")
-
-    def __mul__(self, other):
-        return MyValue(self.data * other.data, (self, other), "*")
-
-    def __repr__(self):
-        return f"MyValue(data={self.data})"
-'''
+# The solutions fill the stubs in as the package's worked answers do (test_yours holds those to the
+# solution notebooks' cells): one text for both.
+VALUE_SOLUTION = ANSWERS["lesson 2: MyValue"]
 
 
 # Every source the loaders below ran, last one last: what a learner would have typed into the build-it cell.
@@ -94,39 +81,7 @@ class MyValue:
         return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
 '''
 
-STEP_SOLUTION = '''
-import math
-
-
-class MyValue:
-    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
-        self.data = data
-        self.grad = 0.0
-        self.label = label
-        self._prev = tuple(_children)
-        self._op = _op
-        self._local_grads = _local_grads  # one per input: how fast this value moves per unit of that input
-
-    def __add__(self, other):
-        local_grads = (1.0, 1.0)
-        return MyValue(self.data + other.data, (self, other), "+", _local_grads=local_grads)
-
-    def __mul__(self, other):
-        local_grads = (other.data, self.data)
-        return MyValue(self.data * other.data, (self, other), "*", _local_grads=local_grads)
-
-    def tanh(self):
-        t = math.tanh(self.data)
-        local_grads = (1 - t**2,)
-        return MyValue(t, (self,), "tanh", _local_grads=local_grads)
-
-    def _backward(self):
-        for child, local in zip(self._prev, self._local_grads):
-            child.grad += local * self.grad
-
-    def __repr__(self):
-        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
-'''
+STEP_SOLUTION = ANSWERS["lesson 3: MyValue"]
 
 
 AUTOGRAD_STUB = '''
@@ -233,47 +188,9 @@ class MyMLP:
         raise NotImplementedError
 '''
 
-NN_SOLUTION = '''
-class MyNeuron:
-    def __init__(self, nin):
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(random.uniform(-1, 1))
-
-    def __call__(self, x):
-        act = self.b
-        for wi, xi in zip(self.w, x):
-            act = act + wi * xi
-        return act.tanh()
-
-    def parameters(self):
-        return self.w + [self.b]
-
-
-class MyLayer:
-    def __init__(self, nin, nout):
-        self.neurons = [MyNeuron(nin) for _ in range(nout)]
-
-    def __call__(self, x):
-        outs = [n(x) for n in self.neurons]
-        return outs[0] if len(outs) == 1 else outs
-
-    def parameters(self):
-        return [p for neuron in self.neurons for p in neuron.parameters()]
-
-
-class MyMLP:
-    def __init__(self, nin, nouts):
-        sizes = [nin] + nouts
-        self.layers = [MyLayer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]
-
-    def __call__(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
-'''
+# Lesson 5's on the package's Value, so that it is checked apart from any MyValue (load_nn_on puts it on one).
+NN_SOLUTION = ANSWERS["lesson 5: MyNeuron, MyLayer, MyMLP"].replace("import random\n", "").replace(
+    "MyValue(random", "Value(random")
 
 NN_PRELUDE = "import random\nfrom micrograd import Value\n"
 

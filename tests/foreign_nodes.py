@@ -7,6 +7,7 @@ and compare the stepped gradients with the class's own backward().
 import math
 
 from micrograd import Value as PackageValue
+from micrograd.yours import ANSWERS
 
 
 class TupleNode:
@@ -240,6 +241,9 @@ def my_backward(root):
         node._backward()
 '''
 
+# The lecture's Neuron sums with sum(..., self.b); its Layer and MLP are the worked answer's, line for line
+# but for one name (sz for sizes).
+_WORKED_NN = ANSWERS["lesson 5: MyNeuron, MyLayer, MyMLP"]
 LECTURE_NN = '''
 import random
 
@@ -256,33 +260,7 @@ class MyNeuron:
 
     def parameters(self):
         return self.w + [self.b]
-
-
-class MyLayer:
-    def __init__(self, nin, nout):
-        self.neurons = [MyNeuron(nin) for _ in range(nout)]
-
-    def __call__(self, x):
-        outs = [n(x) for n in self.neurons]
-        return outs[0] if len(outs) == 1 else outs
-
-    def parameters(self):
-        return [p for neuron in self.neurons for p in neuron.parameters()]
-
-
-class MyMLP:
-    def __init__(self, nin, nouts):
-        sz = [nin] + nouts
-        self.layers = [MyLayer(sz[i], sz[i + 1]) for i in range(len(nouts))]
-
-    def __call__(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
-'''
+''' + _WORKED_NN[_WORKED_NN.index("\n\n\nclass MyLayer"):]
 
 LECTURE_TRAIN = '''
 def my_train(model, xs, ys, steps, lr):
