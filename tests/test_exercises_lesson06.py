@@ -212,7 +212,7 @@ def test_training_loop_with_mse_is_told_it_is_the_mean():
 
 
 def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():
-    # The check runs the loop on a model with only what MyMLP has; the same loop then trains the lecture's own MyMLP.
+    # The check runs the loop on the lecture's own MyMLP, which sits beside it; the same loop then trains it from a seed.
     import random
 
     from foreign_nodes import lecture_micrograd
