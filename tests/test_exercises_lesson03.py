@@ -285,3 +285,30 @@ def test_the_gradient_a_step_verdict_names_is_the_one_its_drawing_marks(swap):
     dot = html.unescape(re.search(r'data-dot="([^"]*)"', verdict.figure).group(1))
     marked = [line for line in dot.splitlines() if "expected" in line]
     assert len(marked) == 1 and f"<B>{name}</B>" in marked[0] and f"grad {got}, expected" in marked[0], verdict.message
+
+
+# Inputs in a set: safe with the lecture's closures, which name self and other themselves; wrong with local
+# derivatives zipped against them (a + a holds its input once; the pairing follows memory addresses).
+
+def test_a_set_of_inputs_gives_a_plus_a_its_whole_gradient_with_the_lectures_closures():
+    MyValue = lecture_micrograd()["MyValue"]
+    a = MyValue(3.0)
+    total = a + a
+    assert len(total._prev) == 1
+    total.backward()
+    assert a.grad == 2.0
+
+
+def test_local_derivatives_zipped_with_a_set_of_inputs_are_named_whatever_the_sets_order():
+    cls = load(STEP_SOLUTION, ("self._prev = tuple(_children)", "self._prev = set(_children)"))
+    a = cls(3.0)
+    total = a + a
+    total.grad = 1.0
+    total._backward()
+    assert a.grad == 1.0  # one share of two: the slip is real
+    verdicts = []
+    for garbage in range(0, 60, 3):  # other objects first: the set's order moves with memory addresses
+        kept = [cls(0.0) for _ in range(garbage)]
+        verdicts.append(check.my_backward_step(cls))
+        del kept
+    assert all(v.status == "failed" and "_prev a set" in v.message for v in verdicts), [v.message for v in verdicts]
