@@ -61,7 +61,7 @@ PACKAGE = ROOT / "micrograd"
 # function answers and number answers.
 LESSONS = ["01", "02"]
 TIME_LIMIT = 20  # per notebook in the shared run: lesson 1 and 2's solutions need a few seconds
-MEMORY_GB = 1
+MEMORY_GB = 2
 ALLOWANCE = 60  # kernel start and shutdown, beyond the notebooks' limits
 MARK = uuid.uuid4().hex[:12]  # names what the hostile notebooks create, so a survivor is found by name
 SLEEP_SECONDS = f"300.{int(MARK[:6], 16)}"  # a sleep no other process on the machine has
@@ -824,6 +824,14 @@ def test_command_line_says_what_is_wrong_with_the_folder(tmp_path, argument, mes
         [sys.executable, "-m", "micrograd.grading", str(tmp_path / argument)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_command_line_refuses_a_memory_limit_a_drawing_kernel_cannot_live_under(tmp_path):
+    (tmp_path / "a.ipynb").write_text("{}")
+    result = subprocess.run(
+        [sys.executable, "-m", "micrograd.grading", str(tmp_path), "--memory", "1"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2 and "--memory 1 is too little" in result.stderr and "1.5 or more" in result.stderr, result.stderr
 
 
 def test_the_sandbox_binds_python_and_the_package_after_its_own_tmp(tmp_path):

@@ -66,6 +66,9 @@ __all__ = [
 
 DEFAULT_TIME_LIMIT = 120.0  # seconds per notebook; every lesson runs in well under a minute
 DEFAULT_MEMORY = 2 * 1024**3  # bytes of address space for the kernel
+# A lesson's kernel that draws maps Graphviz's libraries (pygraphviz's wheel) and numpy's into
+# about 1.1 GB of address space; under a lower limit the kernel dies in its first drawing.
+MINIMUM_MEMORY = 1.5 * 1024**3
 MAX_NOTEBOOK_BYTES = 50 * 1024**2  # a lesson with its outputs is a few MB
 HUGE_OUTPUT_BYTES = 10 * 1024**2  # more output than this is reported in the row
 MAX_REASONS = 10  # suspect reasons listed per row

@@ -5,7 +5,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, find_notebooks, format_table, grade_folder, sandbox_status, write_csv
+from . import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, MINIMUM_MEMORY, find_notebooks, format_table, grade_folder, sandbox_status, write_csv
 
 
 def main(argv=None):
@@ -37,6 +37,9 @@ def main(argv=None):
 
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
 
+    if args.memory * 1024**3 < MINIMUM_MEMORY:
+        parser.error(f"--memory {args.memory:g} is too little: a lesson's kernel takes about 1.1 GB of address space "
+                     f"once it draws a graph; give {MINIMUM_MEMORY / 1024**3:g} or more")
     folder = Path(args.folder)
     if not folder.is_dir():
         parser.error(f"{folder} is not a folder: give the folder that holds the submitted notebooks")
