@@ -332,7 +332,7 @@ def test_lesson02_local_grads_of_a_product_and_a_sum():
 
 
 def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times_a(micrograd_0_1_0_value):
-    claim(2, "The lecture uses a set; a tuple tells `a - b` from `b - a` and keeps both inputs of `a * a`")
+    claim(2, "The lecture uses a set, which the check accepts too; a tuple tells `a - b` from `b - a` and keeps both inputs of `a * a`")
     a = micrograd_0_1_0_value(3.0)
     assert isinstance((a * a)._prev, set) and len((a * a)._prev) == 1
     ours = Value(3.0)
