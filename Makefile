@@ -34,15 +34,13 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 lab: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/lab.py
 
-# Both runs always happen, so one report shows every failure; the first non-zero
-# pytest exit code is make's.  Both use every core (pytest-xdist), a file's tests on
-# one worker: a module's server, browser or site is made once, and a notebook's cells
-# run in order on one kernel.
+# One run, so one report shows every failure: the tests and every notebook's cells, on
+# every core (pytest-xdist), a file's tests on one worker: a module's server, browser or
+# site is made once, and a notebook's cells run in order on one kernel.  Files go out in
+# the order collected, the longest first (tests/conftest.py), so no core idles at the end.
 test: $(SETUP_STAMP)
 	@scripts/ensure-system-deps chromium bubblewrap
-	@$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile tests; unit=$$?; \
-	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile $(NBVAL) notebooks; lessons=$$?; \
-	if [ $$unit -ne 0 ]; then exit $$unit; fi; exit $$lessons
+	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
 
 notebooks: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/execute_notebooks.py
