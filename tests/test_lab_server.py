@@ -11,6 +11,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -59,21 +60,32 @@ class LabServer:
         return self.runtime_dir / f"jpserver-{self.process.pid}.json"
 
     def wait_until_serving(self):
-        """Wait for the server to announce itself in its runtime file, then read it."""
+        """Wait for the server to announce itself in its runtime file, read it, then wait for its port.
+
+        Jupyter writes the file before its event loop starts, and binds the port only once it
+        has: under load the file can be there a moment before anything listens."""
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 pytest.fail(f"JupyterLab exited with {self.process.returncode}:\n{self.log}")
-            if self.info_file.exists():
+            if self.info is None and self.info_file.exists():
                 try:
                     self.info = json.loads(self.info_file.read_text())
                 except json.JSONDecodeError:
                     pass  # caught while being written; read it again
                 else:
                     self.token = self.info["token"]
-                    return self.info
+            if self.info is not None and self.accepts_connections():
+                return self.info
             time.sleep(0.2)
         pytest.fail(f"JupyterLab did not start in {START_TIMEOUT_SECONDS} s:\n{self.log}")
+
+    def accepts_connections(self):
+        try:
+            socket.create_connection(("127.0.0.1", self.info["port"]), timeout=1).close()
+        except OSError:
+            return False
+        return True
 
     def get(self, path, headers=None):
         return self.request("GET", path, headers)
