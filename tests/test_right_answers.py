@@ -298,10 +298,15 @@ CATALOGUE = [
     pytest.param(lesson01.slope_at_minus_one, lambda: (np.float64(-10.0),), "is -10", id="l01-slope-np.float64"),
     pytest.param(lesson01.slope_at_minus_one, lambda: (np.array(-10.0),), "is -10", id="l01-slope-0d-array"),
     pytest.param(lesson01.slope_at_minus_one, lambda: (measured_slope(),), "is -10", id="l01-slope-nudged-small-h"),
+    pytest.param(lesson01.slope_at_minus_one, lambda: (np.float32(-10.0),), "is -10", id="l01-slope-np.float32"),
     pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x + h) - f(x - h)) / (2 * h),), "any function",
                  id="l01-slope-function-central"),
     pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: np.float64(f(x + h) - f(x)) / h,), "any function",
                  id="l01-slope-function-numpy"),
+    pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x) - f(x - h)) / h,), "any function",
+                 id="l01-slope-function-nudged-to-the-left"),
+    pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: np.float32((f(x + h) - f(x)) / h),), "any function",
+                 id="l01-slope-function-np.float32"),
     pytest.param(lesson01.two_input_slopes, lambda: (np.float64(-6.0), np.float64(5.25)), "∂g/∂x = -6",
                  id="l01-two-slopes-numpy"),
     pytest.param(lesson01.two_input_slopes, lambda: (slope_of_g("x"), slope_of_g("y")), "∂g/∂y = 5.25",
@@ -351,6 +356,7 @@ CATALOGUE = [
     pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: (1 - o) * (1 + o),), "1 - o²",
                  id="l03-tanh-factored"),
     pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: 1 - np.square(o),), "1 - o²", id="l03-tanh-numpy"),
+    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: np.float32(1 - o**2),), "1 - o²", id="l03-tanh-np.float32"),
     # Lesson 4 ----------------------------------------------------------------------------------------
     pytest.param(lesson04.my_topological_order, lambda: functions(AUTOGRAD_ITERATIVE, "my_topological_order"),
                  "every node once", id="l04-topo-iterative"),
@@ -385,6 +391,12 @@ CATALOGUE = [
     pytest.param(lesson05.neuron_nodes, lambda: (24,), "sum() starts from 0", id="l05-nodes-written-with-sum"),
     pytest.param(lesson05.neuron_output, lambda: (lambda w, x, b: np.tanh(np.dot(w, x) + b),), "tanh(w·x + b)",
                  id="l05-output-numpy"),
+    pytest.param(lesson05.neuron_output,
+                 lambda: (lambda w, x, b: np.tanh(np.dot(np.float32(w), np.float32(x)) + b),), "tanh(w·x + b)",
+                 id="l05-output-numpy-float32"),
+    pytest.param(lesson05.neuron_output,
+                 lambda: (lambda w, x, b: math.tanh(math.fsum(wi * xi for wi, xi in zip(w, x)) + b),), "tanh(w·x + b)",
+                 id="l05-output-fsum-of-a-generator"),
     pytest.param(lesson05.neuron_output, lambda: (neuron_output_by_values,), "tanh(w·x + b)",
                  id="l05-output-a-value"),
     # Lesson 6 ----------------------------------------------------------------------------------------
@@ -406,6 +418,7 @@ CATALOGUE = [
                  id="l07-accuracy-metrics"),
     # Lesson 8 ----------------------------------------------------------------------------------------
     pytest.param(lesson08.uninformed_loss, lambda: (np.log(26),), "ln 26", id="l08-loss-np.log"),
+    pytest.param(lesson08.uninformed_loss, lambda: (np.log(np.float32(26)),), "ln 26", id="l08-loss-np.float32"),
     pytest.param(lesson08.uninformed_loss, lambda: (-Value(1 / 26).log(),), "ln 26", id="l08-loss-a-value"),
     pytest.param(lesson08.uninformed_loss, lambda: (3.258,), "to 3 decimals", id="l08-loss-rounded-as-printed"),
     pytest.param(lesson08.cross_entropy_by_hand, lambda: (naive_cross_entropy,), "softmax − one-hot",
@@ -465,5 +478,6 @@ def test_every_checker_has_two_right_answers_or_more():
 def test_a_rounded_answer_is_said_to_be_rounded_and_an_exact_one_is_not():
     # numpy's ln 26 is exact: the verdict must not talk of decimals kept (it used to say "which you rounded to")
     assert "decimal" not in lesson08.uninformed_loss(np.log(26)).message
+    assert "decimal" not in lesson08.uninformed_loss(np.log(np.float32(26))).message
     assert "to 3 decimals" in lesson08.uninformed_loss(3.258).message
     assert "decimal" not in lesson03.step_downhill(np.float64(stepped_L(as_value=False)[0])).message

@@ -25,7 +25,7 @@ from build_stubs import (
     load_train,
 )
 
-from micrograd.exercises import lesson02, lesson03, lesson04, lesson05, lesson06
+from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06
 
 
 @pytest.fixture(autouse=True)
@@ -308,6 +308,37 @@ CATALOGUE = [
                  lambda: train((LOSS, "        for x, y in zip(xs, ys):\n            loss = (model(x) - y) ** 2\n")),
                  "one sample alone", id="train-loss-of-the-last-sample-only"),
 ]
+
+
+def lesson_f(x):
+    return 3 * x**2 - 4 * x + 5
+
+
+# Slips in the exercises that ask for a number or a small function, beside the build-it pieces above:
+# (checker, the wrong answer, words its verdict must contain).
+ANSWER_SLIPS = [
+    pytest.param(lesson01.slope_at_minus_one, lambda: ((lesson_f(-1.1) - lesson_f(-1)) / 0.1,), "the wrong sign",
+                 id="l01-slope-stepped-left-divided-by-plus-h"),
+    pytest.param(lesson01.slope_function, lambda: (lambda g, x, h: (lesson_f(x + h) - lesson_f(x)) / h,),
+                 "the lesson's f, not the function it is given", id="l01-slope-function-of-the-lessons-f"),
+    pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x + h) - f(x)) * h,),
+                 "multiplies the change in f by h", id="l01-slope-function-times-h"),
+    pytest.param(lesson02.division_local_grads, lambda: ((1 / 3, -2.0),), "is -a/b, which divides by b once",
+                 id="l02-division-minus-a-over-b"),
+    pytest.param(lesson02.division_local_grads, lambda: (("0.333", "-0.667"),), "written without quotes",
+                 id="l02-division-typed-as-text"),
+    pytest.param(lesson02.count_nodes_and_edges, lambda: (4, 3), "the two counts swapped",
+                 id="l02-count-swapped"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (10,), "two backward() calls",
+                 id="l04-three-counted-two-calls"),
+]
+
+
+@pytest.mark.parametrize("check, answer, words", ANSWER_SLIPS)
+def test_every_answer_slip_is_rejected_and_named(check, answer, words):
+    verdict = check(*answer())
+    assert verdict.status == "failed", f"a wrong answer {verdict.status}: {verdict.message}"
+    assert words in verdict.message, verdict.message
 
 
 @pytest.mark.parametrize("piece, check, answer, words", CATALOGUE)

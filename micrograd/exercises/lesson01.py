@@ -59,6 +59,10 @@ def slope_at_minus_one(answer):
         return failed(f"{answer:g} has the right size but the wrong sign: is f(-1 + h) above or below f(-1)?")
     if abs(answer - _lesson_f_slope(3.0)) <= _MEASURED_TOL:
         return failed(f"{answer:g} is the slope at x = 3 from the lesson; set x = -1 and measure again")
+    if answer > 0 and abs(answer + expected) <= 3:
+        # f(-1 - h) - f(-1) over h, or the change taken the wrong way round, with h up to 1: 10 + 3h.
+        return failed(f"{answer:g} has the right size but the wrong sign: is f(-1 + h) above or below f(-1)? Take "
+                      "f at the larger x minus f at the smaller x, and divide by the distance between them")
     if abs(answer - 2 * expected) <= 2 * _MEASURED_TOL:
         return failed(f"{answer:g} is twice the slope: a central difference steps h both ways, 2h in all, so divide by 2h")
     # A one-sided nudge of f at -1 gives exactly -10 + 3h: recognise a step that is far too big.
@@ -74,7 +78,8 @@ def slope_at_minus_one(answer):
 def _difference_quotients(g, x, h):
     forward = (g(x + h) - g(x)) / h
     central = (g(x + h) - g(x - h)) / (2 * h)
-    return forward, central
+    backward = (g(x) - g(x - h)) / h  # a nudge to the left measures the slope just as well
+    return forward, central, backward
 
 
 def _diagnose_slope(result, g, x, h):
@@ -83,13 +88,14 @@ def _diagnose_slope(result, g, x, h):
     if problem:
         return problem
     result = as_number(result)
-    forward, central = _difference_quotients(g, x, h)
-    if close(result, forward, 1e-9) or close(result, central, 1e-9):
+    forward, central, backward = _difference_quotients(g, x, h)
+    # 1e-6, not tighter: a quotient worked out in np.float32 keeps about 7 digits, and the slips below are further off
+    if any(close(result, quotient, 1e-6) for quotient in (forward, central, backward)):
         return None
     change = g(x + h) - g(x)
     if close(result, change, 1e-9) or close(result, g(x + h) - g(x - h), 1e-9):
         return "it returns the change in f but not per unit of x: divide the change by the size of the step"
-    if close(result, -forward, 1e-9) or close(result, -central, 1e-9):
+    if any(close(result, -quotient, 1e-9) for quotient in (forward, central, backward)):
         return "its sign is flipped: subtract f at the smaller x from f at the larger x"
     if close(result, forward / 2, 1e-9):
         return "it halves the slope: a step of h divides by h (2h only when you step h both ways)"
@@ -100,6 +106,10 @@ def _diagnose_slope(result, g, x, h):
             return f"it nudges by h = {other:g}, not by the h it is given ({h:g}): use the argument h"
     if close(result, g(x), 1e-9):
         return "it returns f(x), the value; the slope is how fast the value changes"
+    if close(result, change * h, 1e-9):
+        return "it multiplies the change in f by h: divide the change by h, the size of the step"
+    if any(close(result, q, 1e-9) for q in _difference_quotients(_lesson_f, x, h)):
+        return "it measures the lesson's f, not the function it is given: call the argument f inside slope"
     return f"for h = {h} it gives {result!r}, not (f(x + h) - f(x)) / h"
 
 

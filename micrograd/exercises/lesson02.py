@@ -266,7 +266,10 @@ def _two_numbers(answer):
 def division_local_grads(answer):
     values = _two_numbers(answer)
     if values is None:
-        return failed(f"your answer is {answer!r:.60}; give two numbers, (dq/da, dq/db), e.g. (0.5, -1.0)")
+        text = isinstance(answer, (str, bytes)) or (
+            isinstance(answer, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in answer))
+        hint = ", written without quotes" if text else ""
+        return failed(f"your answer is {answer!r:.60}; give two numbers{hint}, (dq/da, dq/db), e.g. (0.5, -1.0)")
     a, b = 6.0, 3.0
     expected = (1 / b, -a / b**2)  # q = a * b**-1: the power rule for b
     d_a, d_b = values
@@ -286,6 +289,9 @@ def division_local_grads(answer):
         return failed("(b, a) is the rule for a * b; for a / b, ask how far q moves when a moves by 1")
     if close(d_a, expected[0]) and close(d_b, -expected[1]):
         return failed("dq/da is right; for dq/db mind the sign: does a / b grow or shrink when b grows?")
+    if abs(d_a - expected[0]) <= _MEASURED_TOL and close(d_b, -a / b):
+        return failed(f"dq/da is right; dq/db = {d_b:.6g} is -a/b, which divides by b once: q = a * b**-1, and the "
+                      "power rule makes b**-1 into -b**-2, so dq/db = -a/b²")
     if abs(d_a - expected[0]) <= _MEASURED_TOL and close(d_b, -1 / b**2):
         return failed(f"dq/da is right; dq/db = {d_b:.6g} is -1/b², which leaves out a: q = a * b**-1, so dq/db = -a/b²")
     # A one-sided nudge of b by h gives (a/(b + h) - a/b)/h = -a/(b(b + h)) exactly: find the h.
@@ -332,6 +338,8 @@ def count_nodes_and_edges(nodes, edges):
     if edges == want_edges + operations and nodes == want_nodes:
         return failed(f"the {nodes} nodes are right; {edges} edges counts the drawing's arrows, and the arrow from an "
                       "operation's circle to its result is not an input: one edge per input of an operation")
+    if (nodes, edges) == (want_edges, want_nodes):
+        return failed(f"{nodes} and {edges} are the two counts swapped: nodes first ({want_nodes}), then edges")
     if nodes != want_nodes:
         if nodes > want_nodes:
             return failed(f"{nodes} nodes is too many: a Value is one node, however often it is used, and an "

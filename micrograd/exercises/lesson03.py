@@ -401,7 +401,7 @@ def tanh_local_grad(local_grad):
         if problem:
             return failed(problem)
         result = _data(result)
-        if close(result, expected, 1e-9):
+        if close(result, expected, 1e-6):  # not tighter: np.float32 keeps about 7 digits
             continue
         if close(result, 1 - o, 1e-9):
             return failed("it returns 1 - o; the derivative of tanh is 1 minus o squared")

@@ -616,6 +616,8 @@ def grad_after_three_backwards(answer):
             "does one call add to a.grad, and what does a leaf keep from the calls before?")
     if close(answer, once):
         return failed(f"{answer:g} is what one backward() leaves in a.grad; what happens to a leaf's grad on the next call?")
+    if close(answer, 2 * once):
+        return failed(f"{answer:g} is what two backward() calls leave in a.grad; the cell calls it three times")
     if close(answer, 3 * 2 * a) or close(answer, 2 * a):
         return failed(f"{answer:g} misses part of y: a appears in a*a (twice) and once more on its own")
     return failed(f"{answer:g} is not it; hint: work out dy/da once, then think about what backward() does to a leaf's grad")

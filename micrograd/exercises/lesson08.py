@@ -44,7 +44,7 @@ def uninformed_loss(answer):
         return failed(problem)
     answer = as_number(answer)
     expected = -math.log(1 / CLASSES)
-    if close(answer, expected, 1e-9):
+    if close(answer, expected, 1e-7):  # np.float32's ln 26 is off by 4e-8 (relative), a rounding by far more
         return passed(f"−ln(1/{CLASSES}) = ln {CLASSES} ≈ {expected:.4f}: more classes, so a fresh model starts "
                       f"higher than the digits' ln {LESSON_CLASSES}")
     decimals = decimals_kept(answer, expected)  # as the lesson prints losses: 3.3, 3.26, 3.2581
