@@ -134,6 +134,12 @@ CATALOGUE = [
     pytest.param("MyValue", lesson02.my_value,
                  lambda: value(('(self, other), "+")', '(MyValue(self.data), MyValue(other.data)), "+")')),
                  "copies of the inputs", id="value-prev-holds-copies-of-the-inputs"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(("    def __repr__(self):", "    def __str__(self):")),
+                 "has __str__ but no __repr__", id="value-str-instead-of-repr"),
+    pytest.param("MyValue", lesson02.my_value,
+                 lambda: value(('return f"MyValue(data={self.data})"', 'print(f"MyValue(data={self.data})")')),
+                 "__repr__ gives None, not text", id="value-repr-prints-instead-of-returning"),
     # Lesson 3: the local derivatives and _backward -------------------------------------------
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step((CHAIN, "child.grad = local * self.grad")),
@@ -265,6 +271,9 @@ CATALOGUE = [
     pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
                  lambda: nn(("return outs[0] if len(outs) == 1 else outs", "return outs")),
                  "returns a list holding its one output", id="nn-layer-returns-a-list-for-one-neuron"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: nn(("    def __init__(self, nin):\n        self.w", "    def __init__(self, nin):\n        random.seed(42)\n        self.w")),
+                 "all start with the same parameters", id="nn-every-neuron-reseeds-the-random-numbers"),
     # Lesson 6: the training loop -----------------------------------------------------------------
     pytest.param("training loop", lesson06.my_training_loop, lambda: train((ZERO, "")),
                  "never zeroed", id="train-forgets-zero-grad"),
@@ -307,6 +316,12 @@ CATALOGUE = [
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((LOSS, "        for x, y in zip(xs, ys):\n            loss = (model(x) - y) ** 2\n")),
                  "one sample alone", id="train-loss-of-the-last-sample-only"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("losses.append(loss.data)", "losses.append(loss.grad)")),
+                 "the loss's own gradient", id="train-records-loss-grad"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train(("p.data -= lr * p.grad", "p.data -= lr * (1 - 0.5 * k / steps) * p.grad")),
+                 "a learning-rate schedule", id="train-decays-the-learning-rate"),
 ]
 
 

@@ -54,7 +54,7 @@ def _inputs_problem(node, expected, text):
         return (f"{text}: _prev holds copies of the inputs (new values with the same numbers), not the inputs "
                 "themselves: keep (self, other), so that walking back from the result reaches the very Values "
                 "you made, and a gradient can reach them")
-    return f"{text}: _prev has {len(prev)} entries; it should hold the {len(expected)} inputs, (self, other)"
+    return f"{text}: _prev has {len(prev)} entr{'y' if len(prev) == 1 else 'ies'}; it should hold the {len(expected)} inputs, (self, other)"
 
 
 def _node_problem(node, cls, text, data, op, inputs):
@@ -154,7 +154,18 @@ def _check_value_class(cls):
     if not close(z.data, ((px + py) * px + py).data, 1e-12):
         return failed(f"(x + y) * x + y at x = 1.5, y = -0.5 gives {fmt(z.data)}, expected {fmt(((px + py) * px + py).data)}")
 
-    text = attempt("__repr__", lambda: repr(cls(4.0, label="x")))
+    if "__str__" in vars(cls) and not any("__repr__" in vars(k) for k in cls.__mro__[:-1]):
+        return failed("your MyValue has __str__ but no __repr__: the notebook shows a value with repr(), which falls "
+                      "back to Python's '<MyValue object at ...>'; name the method __repr__")
+    try:
+        text = attempt("__repr__", lambda: repr(cls(4.0, label="x")))
+    except TypeError as error:
+        if "returned non-string" not in str(error):
+            raise
+        shown = str(error).rpartition("(type ")[2].rstrip(")")
+        shown = "None" if shown == "NoneType" else f"a {shown}"
+        return failed(f"__repr__ gives {shown}, not text: return the text, e.g. return f\"MyValue(data={{self.data}})\", "
+                      "rather than print it")
     if not isinstance(text, str) or "4.0" not in text or "object at 0x" in text:
         return failed(f"repr(MyValue(4.0)) is {text!r:.60}; show the data, e.g. MyValue(data=4.0)")
     problem = _extra_ops_problem(cls)

@@ -155,6 +155,14 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
         return failed(problem)
     if len(params) != 16:
         return failed(f"MyLayer(3, 4).parameters() has {len(params)} entries; 4 neurons with 3 weights and a bias each make 16")
+    starts = [tuple(as_number(p) for p in params[k:k + 4]) for k in range(0, 16, 4)]
+    if len(set(starts)) == 1:
+        # Checked before the checker sets the numbers: neurons that start alike get alike gradients and stay alike.
+        shown = ", ".join(f"{v:.3g}" for v in starts[0])
+        return failed(f"the 4 neurons of a new MyLayer(3, 4) all start with the same parameters ({shown}): each then "
+                      "gets the same gradient and stays the same, so the layer learns no more than one neuron. Does "
+                      "each MyNeuron reset the random numbers (random.seed) or start from fixed numbers? Each weight "
+                      "needs its own draw, Value(random.uniform(-1, 1)), as the template gives")
     _fill(params)
     ref = Layer(3, 4, activation="tanh", rng=0)
     _fill(ref.parameters())

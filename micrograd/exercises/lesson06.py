@@ -208,6 +208,9 @@ def my_training_loop(train):
                       f"network and seed). The same loop without zero_grad ends at {without_zeroing[-1]:.4f}: every "
                       "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the output "
                       "neuron saturates at ±1")
+    if all(g == 1.0 for g in got_numbers):
+        return failed("every loss it records is 1.0, the loss's own gradient (loss.grad is dL/dL = 1 after "
+                      "backward()): append the loss's number, losses.append(loss.data)")
     if all(close(g, got_numbers[0], 1e-12) for g in got_numbers):
         moved = any(not close(p.data, s, 1e-12) for p, s in zip(theirs.parameters(), start))
         if moved:
@@ -233,6 +236,11 @@ def my_training_loop(train):
             return failed(f"your loop steps by {lr:g}, not by the lr it is given ({_LR:g}): use the argument lr")
     if not close(got_numbers[0], want[0], 1e-9):
         return failed(_first_loss_problem(got_numbers[0], want))
+    if got_numbers[-1] < got_numbers[0] / 10:
+        return failed(f"your loop lowers the loss ({got_numbers[0]:.4f} → {got_numbers[-1]:.4f}), but not as the "
+                      f"lesson's loop does (→ {want[-1]:.4f}): the check compares with forward, loss, zero every "
+                      "p.grad, backward, then p.data -= lr * p.grad with the lr it is given, the same on every step. "
+                      "If you change the step as you go (a learning-rate schedule), keep that for your own runs")
     return failed(f"after {_STEPS} steps the loss is {got_numbers[-1]:.6g}, the loop gives {want[-1]:.6g}: each step "
                   "should be forward, loss, zero every p.grad, backward, then p.data -= lr * p.grad for every parameter")
 
