@@ -147,7 +147,7 @@ def test_my_value_untouched_stub_is_not_attempted():
     "swap, words",
     [
         (("self._prev = tuple(_children)", "self._prev = set(_children[:1])"),
-         "a * b (a = 2, b = -3): _prev has 1 entries; it should hold the 2 inputs"),
+         "a * b (a = 2, b = -3): _prev has 1 entry; it should hold the 2 inputs"),
         (("self._prev = tuple(_children)", "self._prev = set(c.data for c in _children)"),
          "keep the input Values themselves"),
         (("(self, other), \"*\")", "{MyValue(self.data), MyValue(other.data)}, \"*\")"), "copies of the inputs"),
