@@ -548,6 +548,9 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             page.goto(lab.url(f"lab/tree/lessons/{name}") + "&reset")
             panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
             if has_widgets(LESSONS / name):
+                # First as stored, not yet run: a widget's stored picture must show its drawings.
+                show_stored_outputs(page, panel)
+                stored_as_text = [f"as stored: {issue}" for issue in panel.evaluate(MEASURE)["asText"]]
                 run_all(page, panel)  # a live widget is drawn by the kernel
                 not_run = panel.evaluate(NOT_RUN)
             else:
@@ -555,12 +558,13 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 # that), so the page of a lesson without widgets is measured as it opens.
                 show_stored_outputs(page, panel)
                 not_run = []
+                stored_as_text = []
             found = panel.evaluate(MEASURE)
             if SHOTS:
                 screenshot_widgets(page, panel, name)
             width = panel.locator(".jp-OutputArea-output").first.evaluate("e => e.getBoundingClientRect().width")
             report.append(f"{name}: output {width:.0f} px, widest element {found['widest']:.0f} px, smallest text {found['smallest']:.1f} px")
-            issues = found["wide"] + found["smallText"] + found["stretched"] + found["asText"]
+            issues = found["wide"] + found["smallText"] + found["stretched"] + found["asText"] + stored_as_text
             issues += [f"cell {i} did not run (an earlier cell failed?)" for i in not_run]
             issues += [f"console error: {text}" for text in errors]
             if issues:

@@ -13,7 +13,7 @@ import re
 
 from .options import PAGE_WIDTH_PX
 
-__all__ = ["svg_size", "fit_to_page", "side_by_side", "PX_PER_PT"]
+__all__ = ["svg_size", "fit_to_page", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
 
 PX_PER_PT = 4 / 3  # CSS: 1pt = 1/72 in, 1px = 1/96 in
 _UNITS = {"pt": PX_PER_PT, "px": 1.0, "": 1.0}
@@ -51,8 +51,7 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     # Inline sizes win over the notebook's max-width: 100%, which would shrink the text.
     size = f"max-width:none;width:{width:.0f}px;height:{height:.0f}px"
     if image:
-        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-        svg = f'<img alt="a computation graph" style="{size}" src="data:image/svg+xml;base64,{data}">'
+        svg = svg_image(svg, style=size)
     else:
         svg = svg.replace("<svg", f'<svg style="{size}"', 1)
     source = "" if dot is None else f' data-dot="{html.escape(dot, quote=True)}"'
@@ -64,6 +63,27 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
         f"The drawing is {width:.0f} px wide: scroll sideways to see all of it.</div>"
     )
     return box + note
+
+
+def svg_image(svg, alt="a computation graph", style=None):
+    """An ``<img>`` of ``svg`` (a data URL): the form of a picture JupyterLab keeps in an untrusted notebook."""
+    data = base64.b64encode(svg[svg.index("<svg") :].encode("utf-8")).decode("ascii")
+    sizing = "" if style is None else f' style="{style}"'
+    return f'<img alt="{html.escape(alt, quote=True)}"{sizing} src="data:image/svg+xml;base64,{data}">'
+
+
+# fit_to_page's inline form: the size it put first, then the rest of Graphviz's SVG (never nested).
+_INLINE_DRAWING = re.compile(r'<svg style="([^"]*)"(.*?</svg>)', re.DOTALL)
+
+
+def inline_drawings_as_images(page_html):
+    """``page_html`` with each drawing ``fit_to_page`` put in inline turned into its ``<img>`` form.
+
+    A widget's live panel keeps its drawing inline; its stored picture, which a learner sees when
+    a lesson is opened and not yet run (untrusted), must be an image, or JupyterLab strips the SVG
+    and shows the text of every node run together.
+    """
+    return _INLINE_DRAWING.sub(lambda match: svg_image("<svg" + match.group(2), style=match.group(1)), page_html)
 
 
 class SideBySide:

@@ -58,9 +58,15 @@ def fmt(x, precision=4):
 
 
 def static_html(body):
-    """A widget's static picture: ``body`` in a box that says the live widget needs a kernel."""
+    """A widget's static picture: ``body`` in a box that says the live widget needs a kernel.
+
+    Its drawings become images: the picture is what a learner sees in a lesson opened and not
+    yet run, where JupyterLab strips inline SVG and would show each drawing's text run together.
+    """
+    from ..viz.page import inline_drawings_as_images
+
     return (
-        f'<div class="micrograd-static">{body}'
+        f'<div class="micrograd-static">{inline_drawings_as_images(body)}'
         '<div class="micrograd-static-caption" style="font-size:12px;color:#64748b">'
         "A picture of the widget; run the notebook to use it.</div></div>"
     )

@@ -237,7 +237,11 @@ class TrainingStepper(Controller):
         self.image.value = self.plot.png(self.history, self.model)
 
     def static_html(self):
-        return static_html(f"<div>{self._status_html()}</div>{self.plot.svg(self.history, self.model)}")
+        from ..viz.page import svg_image
+
+        # An image, not inline SVG: JupyterLab strips inline SVG from a lesson opened and not yet run.
+        figure = svg_image(self.plot.svg(self.history, self.model), alt="the loss per step and the decision boundary")
+        return static_html(f"<div>{self._status_html()}</div>{figure}")
 
     def summary(self):
         return f"TrainingStepper: {self.session.summary()}"
