@@ -13,6 +13,7 @@ import importlib
 import math
 import pkgutil
 import random
+import statistics
 from fractions import Fraction
 
 import numpy as np
@@ -216,6 +217,10 @@ def step_with(order, update=None):
     def training_step(model, inputs, y, optimizer):
         if order == "l2 first":
             loss = losses.l2(model.parameters(), 1e-4) + losses.hinge([model(x) for x in inputs], y)
+        elif order == "hinge by hand":  # the lecture's max(0, 1 - y·score), averaged, and its L2 sum written out
+            scores = [model(x) for x in inputs]
+            hinge = sum(((1 + -label * score).relu() for label, score in zip(y, scores)), Value(0.0)) * (1.0 / len(y))
+            loss = hinge + 1e-4 * sum(p * p for p in model.parameters())
         else:
             loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
         model.zero_grad()
@@ -235,6 +240,10 @@ def new_moons_answer(how):
     predictions = [1 if model([Value(v) for v in row]).data > 0 else -1 for row in X]
     if how == "numpy":
         return model, np.mean(np.array(predictions) == np.array(y))
+    if how == "float32":
+        return model, np.float32(np.mean(np.array(predictions) == np.array(y)))
+    if how == "statistics":
+        return model, statistics.mean(p == label for p, label in zip(predictions, y))
     return model, metrics.accuracy([model([Value(v) for v in row]) for row in X], y)  # the lesson's way
 
 
@@ -439,10 +448,16 @@ CATALOGUE = [
                  id="l07-step-manual-update-at-the-optimisers-lr"),
     pytest.param(lesson07.training_step, lambda: step_with("hinge first", update=0.1), "your own update",
                  id="l07-step-manual-update-another-lr"),
+    pytest.param(lesson07.training_step, lambda: step_with("hinge by hand"), "the whole loop",
+                 id="l07-step-hinge-and-l2-written-out"),
     pytest.param(lesson07.new_moons_accuracy, lambda: new_moons_answer("numpy"), "new points land",
                  id="l07-accuracy-numpy-mean"),
     pytest.param(lesson07.new_moons_accuracy, lambda: new_moons_answer("metrics"), "new points land",
                  id="l07-accuracy-metrics"),
+    pytest.param(lesson07.new_moons_accuracy, lambda: new_moons_answer("float32"), "new points land",
+                 id="l07-accuracy-np.float32"),
+    pytest.param(lesson07.new_moons_accuracy, lambda: new_moons_answer("statistics"), "new points land",
+                 id="l07-accuracy-statistics-mean-of-bools"),
     # Lesson 8 ----------------------------------------------------------------------------------------
     pytest.param(lesson08.uninformed_loss, lambda: (np.log(26),), "ln 26", id="l08-loss-np.log"),
     pytest.param(lesson08.uninformed_loss, lambda: (np.log(np.float32(26)),), "ln 26", id="l08-loss-np.float32"),

@@ -25,7 +25,7 @@ from build_stubs import (
     load_train,
 )
 
-from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06
+from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
 
 
 @pytest.fixture(autouse=True)
@@ -329,6 +329,39 @@ def lesson_f(x):
     return 3 * x**2 - 4 * x + 5
 
 
+def lesson7_step(*swaps):
+    """Lesson 7's training step (exercise 1) with a line or two changed."""
+    source = """
+def training_step(model, inputs, y, optimizer):
+    scores = [model(x) for x in inputs]
+    loss = losses.hinge(scores, y) + losses.l2(model.parameters(), 1e-4)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return loss
+"""
+    for old, new in swaps:
+        assert old in source, old
+        source = source.replace(old, new)
+    from micrograd import losses
+
+    namespace = {"losses": losses}
+    exec(source, namespace)
+    return (namespace["training_step"],)
+
+
+def lesson7_accuracy(wrong):
+    import random
+
+    from micrograd import Value, data
+    from micrograd.nn import MLP
+
+    model = MLP(2, [8, 1], rng=random.Random(3))
+    X, y = data.moons(noise=lesson07.NEW_MOONS_NOISE, seed=lesson07.NEW_MOONS_SEED)
+    right = sum((model([Value(v) for v in row]).data > 0) == (label > 0) for row, label in zip(X, y)) / len(y)
+    return model, (1 - right if wrong == "error rate" else right)
+
+
 # Slips in the exercises that ask for a number or a small function, beside the build-it pieces above:
 # (checker, the wrong answer, words its verdict must contain).
 ANSWER_SLIPS = [
@@ -346,6 +379,18 @@ ANSWER_SLIPS = [
                  id="l02-count-swapped"),
     pytest.param(lesson04.grad_after_three_backwards, lambda: (10,), "two backward() calls",
                  id="l04-three-counted-two-calls"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("1e-4", "1e-3")), "weighted by 0.001",
+                 id="l07-step-another-weight-decay"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, y)", "losses.mse(scores, y)")),
+                 "is it losses.hinge(scores, y) + losses.l2", id="l07-step-another-loss"),
+    pytest.param(lesson07.training_step,
+                 lambda: lesson7_step(("    loss.backward()\n", "    loss.backward()\n    loss.backward()\n")),
+                 "backward() ran twice", id="l07-step-backward-twice"),
+    pytest.param(lesson07.training_step,
+                 lambda: lesson7_step(("    optimizer.step()\n", "    optimizer.step()\n    optimizer.step()\n")),
+                 "step() ran 2 times", id="l07-step-step-twice"),
+    pytest.param(lesson07.new_moons_accuracy, lambda: lesson7_accuracy("error rate"), "the error rate",
+                 id="l07-accuracy-the-error-rate"),
 ]
 
 

@@ -101,7 +101,12 @@ def training_step(step):
         l2_term = L2_ALPHA * sum(b * b for b in before)
         if close(loss.data, expected.data - l2_term, 1e-9):
             return failed("the loss lacks the weight-decay term: add losses.l2(model.parameters(), 1e-4) to the hinge loss")
-        return failed(f"its loss is {loss.data:.6g}, the scores' hinge loss plus the L2 term is {expected.data:.6g}; measure it before the update")
+        for alpha in (1e-5, 1e-3, 1e-2, 1e-1, 1.0):
+            if close(loss.data, expected.data + (alpha / L2_ALPHA - 1) * l2_term, 1e-9):
+                return failed(f"the weight-decay term is weighted by {alpha:g}; the demo's is {L2_ALPHA:g}: "
+                              f"losses.l2(model.parameters(), {L2_ALPHA:g})")
+        return failed(f"its loss is {loss.data:.6g}, the scores' hinge loss plus the L2 term is {expected.data:.6g}: is "
+                      f"it losses.hinge(scores, y) + losses.l2(model.parameters(), {L2_ALPHA:g}), measured before the update?")
     if all(close(a, b, 1e-9) for a, b in zip(after, (p.data for p in mine.parameters()))):
         return passed("forward, loss, zero_grad, backward, step: the whole loop in five lines")
     right_grads = [p.grad for p in mine.parameters()]
@@ -109,6 +114,10 @@ def training_step(step):
     moved = [a - b for a, b in zip(after, before)]
     if all(close(g, r, 1e-9) for g, r in zip(grads, right_grads)):
         rate = _uniform_rate(moved, grads)
+        steps = sum(call.startswith("step") for call in optimizer.calls)
+        if rate is not None and steps > 1:
+            return failed(f"step() ran {steps} times, so every parameter moved by {rate:g} × its gradient, though the "
+                          f"optimiser's lr is {_LR:g}: one step per training step, optimizer.step() once")
         if rate is not None and "step" in optimizer.calls:
             return failed(f"every parameter moved by {rate:g} × its gradient, though the optimiser's lr is {_LR:g}: "
                           "step() made the update and something else moved the parameters too (an update by hand?). "
@@ -117,6 +126,9 @@ def training_step(step):
             return passed(f"forward, loss, zero_grad, backward, and your own update p.data -= lr * p.grad with lr = "
                           f"{rate:g}. The optimiser given has lr = {_LR:g}; optimizer.step() makes the same update "
                           "with it, and with whatever else the optimiser does (momentum, Adam)")
+    if all(close(g, 2 * r, 1e-9) for g, r in zip(grads, right_grads)):
+        return failed("the loss is right but every gradient is twice this step's: backward() ran twice, and each call "
+                      "adds to .grad. Call it once, between zero_grad() and step()")
     if all(close(m, -_LR * s, 1e-9) for m, s in zip(moved, stale)):
         return failed("the loss is right but the parameters moved by the gradients left from an earlier step: "
                       "step() ran before backward() had computed this step's. The order is zero_grad(), "
@@ -153,9 +165,9 @@ def new_moons_accuracy(model, answer):
     expected = correct / len(X)
     X_train, y_train = data.moons()
     on_training = _count_correct(model, X_train, y_train) / len(X_train)
-    if close(answer, expected, 1e-9):
+    if close(answer, expected, 1e-6):  # not tighter: np.float32 keeps about 7 digits
         gap = round(100 * (on_training - expected))
-        compared = (f"{abs(gap)} points {'below' if gap > 0 else 'above'} its {on_training:.0%} on the training moons"
+        compared = (f"{abs(gap)} point{'s' if abs(gap) != 1 else ''} {'below' if gap > 0 else 'above'} its {on_training:.0%} on the training moons"
                     if gap else f"the same as its {on_training:.0%} on the training moons")
         return passed(f"{correct} of {len(X)} new points land on the right side of the boundary: {compared}")
     if close(answer, correct, 1e-9) or close(answer, 100 * expected, 1e-9):
@@ -165,6 +177,9 @@ def new_moons_accuracy(model, answer):
         )
     if close(answer, on_training, 1e-9):
         return failed(f"that is the accuracy on the training moons; score X_new, y_new = {new}, the points it never saw")
+    if close(answer, 1 - expected, 1e-6) and not close(expected, 0.5, 1e-9):
+        return failed(f"{answer:g} is the fraction the model gets wrong (the error rate); accuracy is the fraction it "
+                      "gets right")
     if close(answer, 1.0, 1e-9):
         return failed(f"the model does not get all of them right: measure it on X_new, y_new = {new}, do not guess")
     return failed(
