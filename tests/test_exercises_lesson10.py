@@ -58,7 +58,7 @@ def test_node_count_accepts_the_count_of_the_real_graph():
     [
         (262 - 113, "leaves out the 113 parameters"),
         (check._c_port_node_count(3, [8, 8, 1], 4), "unfused"),
-        (our_step_nodes([4, 4, 1]), "hint: count the parameters"),  # the lesson's own network
+        (our_step_nodes([4, 4, 1]), "the count for the lesson's MLP(3, [4, 4, 1])"),  # the lesson's own network
         (262.5, "not a whole number"),
         ("262", "without quotes"),
     ],

@@ -488,6 +488,7 @@ CATALOGUE = [
     pytest.param(lesson09.broken_op, lambda: ("softplus",), "wrong local derivative", id="l09-broken-by-name"),
     pytest.param(lesson09.broken_op, lambda: (lesson09.suspects["softplus"],), "wrong local derivative",
                  id="l09-broken-the-function-itself"),
+    pytest.param(lesson09.broken_op, lambda: ("Softplus ",), "wrong local derivative", id="l09-broken-capitalised-spaced"),
     # Lesson 10 ---------------------------------------------------------------------------------------
     pytest.param(lesson10.node_count, lambda: step_node_count(as_numpy=True), "check it yourself",
                  id="l10-count-numpy-int"),
@@ -497,6 +498,9 @@ CATALOGUE = [
     pytest.param(lesson10.c_port_formula,
                  lambda: (lambda nin, nouts, n: float(lesson10._c_port_node_count(nin, nouts, n)),),
                  "every network tried", id="l10-formula-whole-float"),
+    pytest.param(lesson10.c_port_formula,
+                 lambda: (lambda nin, nouts, n: np.int64(lesson10._c_port_node_count(nin, tuple(nouts), n)),),
+                 "every network tried", id="l10-formula-numpy-int"),
     pytest.param(lesson10.fused_loss, lambda: fused("numpy"), "same loss, same gradients", id="l10-fused-numpy"),
     pytest.param(lesson10.fused_loss, lambda: fused("fsum"), "same loss, same gradients", id="l10-fused-fsum-tuples"),
 ]

@@ -25,7 +25,9 @@ from build_stubs import (
     load_train,
 )
 
+from micrograd import Value
 from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
+from micrograd.exercises import lesson09, lesson10
 
 
 @pytest.fixture(autouse=True)
@@ -391,6 +393,19 @@ ANSWER_SLIPS = [
                  "step() ran 2 times", id="l07-step-step-twice"),
     pytest.param(lesson07.new_moons_accuracy, lambda: lesson7_accuracy("error rate"), "the error rate",
                  id="l07-accuracy-the-error-rate"),
+    pytest.param(lesson09.broken_op, lambda: (lesson09.suspect_function,), "built from the four suspects",
+                 id="l09-broken-the-whole-function"),
+    pytest.param(lesson09.broken_op, lambda: (lambda x: x,), "a lambda is not one of the suspects",
+                 id="l09-broken-a-lambda-shown-readably"),
+    pytest.param(lesson10.node_count, lambda: (824,), "the number of edges", id="l10-count-the-edges"),
+    pytest.param(lesson10.node_count, lambda: ((262, 824),), "the first of the two", id="l10-count-graph-size-pair"),
+    pytest.param(lesson10.c_port_formula,
+                 lambda: (lambda nin, nouts, n: str(lesson10._c_port_node_count(nin, nouts, n)),),
+                 "text: write the number without quotes", id="l10-formula-returns-text"),
+    pytest.param(lesson10.fused_loss,
+                 lambda: (lambda ps, ts: Value.from_op(sum((p.data - t) ** 2 for p, t in zip(ps, ts)) / len(ps), ps,
+                                                       [2 * (p.data - t) / len(ps) for p, t in zip(ps, ts)], "mse"),),
+                 "the mean of the squared errors", id="l10-fused-the-mean"),
 ]
 
 

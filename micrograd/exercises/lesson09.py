@@ -228,8 +228,15 @@ def _broken_suspects():
 def broken_op(answer):
     """``answer`` names the suspect (or is the suspect) with the wrong derivative."""
     name = getattr(answer, "__name__", answer)
+    if isinstance(name, str) and not callable(answer):
+        name = name.strip().lower()  # "Softplus", "softplus " name the same suspect
+    if name == "suspect_function":
+        return failed("suspect_function is built from the four suspects, and its gradient is wrong because one of "
+                      "them is: gradcheck each suspect on its own and answer with the one that fails")
     if not isinstance(name, str) or name not in suspects:
-        return failed(f"{answer!r} is not one of the suspects; answer with one of {', '.join(map(repr, suspects))}")
+        given = (f"the function {name}" if callable(answer) and name != "<lambda>" else
+                 "a lambda" if callable(answer) else f"{answer!r:.60}")
+        return failed(f"{given} is not one of the suspects; answer with one of {', '.join(map(repr, suspects))}")
     if name in _broken_suspects():
         return passed(f"{name} records the wrong local derivative: gradcheck fails at every point except 0")
     return failed(

@@ -26,12 +26,14 @@ def _step_graph(nouts):
 @checker("Exercise 1: the nodes of one training step")
 def node_count(answer):
     """How many nodes one step of MLP(3, [8, 8, 1]) on four samples builds in our engine."""
+    model, loss = _step_graph([8, 8, 1])
+    expected, edges = graph_size(loss)
+    if isinstance(answer, tuple) and len(answer) == 2 and as_whole_number(answer[0]) == expected:
+        return failed(f"{answer} is what graph_size gives, (nodes, edges); the answer is the first of the two")
     problem = whole_number_problem(answer, want="count the nodes and answer with a whole number")
     if problem:
         return failed(problem)
     count = as_whole_number(answer)
-    model, loss = _step_graph([8, 8, 1])
-    expected = graph_size(loss)[0]
     if count == expected:
         return passed(f"{expected} nodes; check it yourself with graph_size(loss)")
     parameters = len(model.parameters())
@@ -51,6 +53,11 @@ def node_count(answer):
             f"{count} counts only the nodes operations made; add the {len(leaves)} leaves: the {parameters} "
             f"parameters and {constants} constants"
         )
+    if count == edges:
+        return failed(f"{count} is the number of edges (graph_size gives nodes, then edges); count the nodes")
+    if count == graph_size(_step_graph([4, 4, 1])[1])[0]:
+        return failed(f"{count} is the count for the lesson's MLP(3, [4, 4, 1]); this exercise's network is "
+                      "MLP(3, [8, 8, 1])")
     if count == _c_port_node_count(3, [8, 8, 1], 4):
         return failed(f"{count} is the count for the C port's unfused neurons; hint: our neurons are one w·x+b node each")
     return failed(
@@ -87,8 +94,13 @@ def c_port_formula(count_nodes):
     for nin, nouts, n_samples in _ARCHITECTURES:
         expected = _c_port_node_count(nin, nouts, n_samples)
         got = count_nodes(nin, list(nouts), n_samples)
+        samples = f"{n_samples} sample{'s' if n_samples > 1 else ''}"
+        problem = whole_number_problem(got, f"for MLP({nin}, {nouts}) on {samples} it returns",
+                                       "return the count, a whole number")
+        if problem:
+            return failed(problem)
         if as_whole_number(got) != expected:
-            where = f"MLP({nin}, {nouts}) on {n_samples} sample{'s' if n_samples > 1 else ''}"
+            where = f"MLP({nin}, {nouts}) on {samples}"
             if (nin, nouts, n_samples) == (3, [4, 4, 1], 4):
                 hint = "start from the lesson's breakdown of the 366 nodes and turn each count into a formula"
             else:
@@ -114,6 +126,9 @@ def fused_loss(loss_fn):
     if not isinstance(out, Value):
         return failed(f"it returned {type(out).__name__}, not a Value; hint: make the node with Value.from_op")
     expected = sum((p - t) ** 2 for p, t in zip(_PREDICTIONS, _TARGETS))
+    if math.isclose(out.data, expected / len(predictions), rel_tol=1e-9):
+        return failed(f"the loss is {out.data:g}, the mean of the squared errors; this exercise fuses their sum, as "
+                      f"sum_of_squares computes it: Σ (p − t)² = {expected:g}")
     if not math.isclose(out.data, expected, rel_tol=1e-9):
         return failed(f"the loss is {out.data:g}, but Σ (p − t)² = {expected:g}; hint: get the forward value right first")
     nodes = graph_size(out)[0]
