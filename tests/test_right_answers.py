@@ -109,11 +109,15 @@ def neuron_graph(order="lesson", numpy_data=False):
         x2w2 = x2 * w2; x2w2.label = "x2w2"  # noqa: E702
         s = x1w1 + x2w2; s.label = "s"  # noqa: E702
         n = s + b
-    else:  # the weight first in each product, and the bias first in the sum
+    elif order == "other":  # the weight first in each product, and the bias first in the sum
         w2x2 = w2 * x2; w2x2.label = "w2x2"  # noqa: E702
         w1x1 = w1 * x1; w1x1.label = "w1x1"  # noqa: E702
         bw = b + w2x2; bw.label = "bw"  # noqa: E702
         n = bw + w1x1
+    else:  # "one line, labelled after": built in one expression, the nodes found and named afterwards
+        n = x1 * w1 + x2 * w2 + b
+        s, _ = n.inputs
+        (s.inputs[0].label, s.inputs[1].label, s.label) = ("x1w1", "x2w2", "s")
     n.label = "n"
     return (n,)
 
@@ -334,6 +338,8 @@ CATALOGUE = [
     pytest.param(lesson02.my_value, lambda: lecture("MyValue"), "Your _prev is a set, as in the lecture",
                  id="l02-value-the-lectures-whole-class"),
     pytest.param(lesson02.neuron_graph, lambda: neuron_graph("other"), "n = 0.8814", id="l02-neuron-other-order"),
+    pytest.param(lesson02.neuron_graph, lambda: neuron_graph("one line, labelled after"), "n = 0.8814",
+                 id="l02-neuron-one-expression-labelled-after"),
     pytest.param(lesson02.neuron_graph, lambda: neuron_graph("lesson", numpy_data=True), "n = 0.8814",
                  id="l02-neuron-numpy-leaves"),
     pytest.param(lesson02.division_local_grads, lambda: (np.array([1 / 3, -2 / 3]),), "falls by a/b²",
@@ -359,6 +365,8 @@ CATALOGUE = [
                  id="l03-walk-leaves-included"),
     pytest.param(lesson03.walk_by_hand, lambda: walk(lecture_micrograd()["MyValue"]), "a 6.0",
                  id="l03-walk-the-lectures-class"),
+    pytest.param(lesson03.walk_by_hand, lambda: (lambda L, order: (L, (node for node in order)))(*walk(load(STEP_SOLUTION))),
+                 "a 6.0", id="l03-walk-a-generator"),
     pytest.param(lesson03.sum_times_gradients, lambda: (np.float64(-4), -4, np.int64(3)), "∂g/∂z = x + y = 3",
                  id="l03-gradients-numpy"),
     pytest.param(lesson03.sum_times_gradients, gradients_of_g_by_backward, "∂g/∂z = x + y = 3",
@@ -391,11 +399,17 @@ CATALOGUE = [
                  id="l04-gradient-numpy-array"),
     pytest.param(lesson04.analytic_gradient, lambda: (gradf_other_form,), "agrees with finite differences",
                  id="l04-gradient-another-form"),
+    pytest.param(lesson04.analytic_gradient,
+                 lambda: (lambda a, b, c: (x for x in np.float32(gradf_numpy(a, b, c))),),
+                 "agrees with finite differences", id="l04-gradient-float32-generator"),
     pytest.param(lesson04.sin_op, lambda: (lambda x: Value.from_op(np.sin(x.data), [x], [np.cos(x.data)], "sin"),),
                  "an operation like any other", id="l04-sin-numpy-and-lists"),
     pytest.param(lesson04.sin_op, lambda: (lambda x: Value.from_op(math.sin(x.data), (x,),
                                                                    (math.sin(x.data + math.pi / 2),), "sin"),),
                  "an operation like any other", id="l04-sin-cos-written-as-a-shifted-sin"),
+    pytest.param(lesson04.sin_op, lambda: (lambda x: Value.from_op(np.float32(np.sin(x.data)), (x,),
+                                                                   (np.float32(np.cos(x.data)),), "sin"),),
+                 "an operation like any other", id="l04-sin-np.float32"),
     pytest.param(lesson04.grad_after_three_backwards, lambda: (np.float64(15.0),), "dy/da = 5", id="l04-three-numpy"),
     pytest.param(lesson04.grad_after_three_backwards, three_backwards, "dy/da = 5", id="l04-three-run"),
     # Lesson 5 ----------------------------------------------------------------------------------------

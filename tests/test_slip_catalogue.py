@@ -10,6 +10,7 @@ computed as ``a - 2``.
 """
 
 import collections
+import math
 
 import pytest
 from build_stubs import (
@@ -331,6 +332,26 @@ def lesson_f(x):
     return 3 * x**2 - 4 * x + 5
 
 
+def labelled_neuron(last_label):
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2, b = Value(-3.0, label="w1"), Value(1.0, label="w2"), Value(6.8813735870195432, label="b")
+    x1w1 = x1 * w1; x1w1.label = "x1w1"  # noqa: E702
+    x2w2 = x2 * w2; x2w2.label = "x2w2"  # noqa: E702
+    s = x1w1 + x2w2; s.label = "s"  # noqa: E702
+    n = s + b; n.label = last_label  # noqa: E702
+    return n
+
+
+def lesson_walk(make_walk):
+    """Lesson 3's L built from the learner's MyValue, and the walk make_walk(L, d, e) lists."""
+    cls = load(STEP_SOLUTION)
+    a, b, c, f = cls(2.0, label="a"), cls(-3.0, label="b"), cls(10.0, label="c"), cls(-2.0, label="f")
+    e = a * b; e.label = "e"  # noqa: E702
+    d = e + c; d.label = "d"  # noqa: E702
+    L = d * f; L.label = "L"  # noqa: E702
+    return L, make_walk(L, d, e)
+
+
 def lesson7_step(*swaps):
     """Lesson 7's training step (exercise 1) with a line or two changed."""
     source = """
@@ -381,6 +402,19 @@ ANSWER_SLIPS = [
                  id="l02-count-swapped"),
     pytest.param(lesson04.grad_after_three_backwards, lambda: (10,), "two backward() calls",
                  id="l04-three-counted-two-calls"),
+    pytest.param(lesson04.analytic_gradient,
+                 lambda: (lambda a, b, c: [c**-2, 3 * math.cos(3 * b) + 2.5 * b**1.5, -3 * a**2 - 0.5 * a**-0.5],),
+                 "in another order", id="l04-gradient-partials-reversed"),
+    pytest.param(lesson04.sin_op,
+                 lambda: (lambda x: Value.from_op(math.sin(x.data), (x,), (math.cos(math.sin(x.data)),), "sin"),),
+                 "cos of sin's output", id="l04-sin-cos-of-the-output"),
+    pytest.param(lesson02.neuron_graph, lambda: (labelled_neuron("o"),), "label it 'n'", id="l02-neuron-last-label-o"),
+    pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: ["L", "d", "e"]), "is a label, text",
+                 id="l03-walk-labels-not-nodes"),
+    pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: [L._backward, d._backward, e._backward]),
+                 "L._backward is the node's method", id="l03-walk-bound-methods"),
+    pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: [L._backward(), d._backward(), e._backward()]),
+                 "the walk holds None", id="l03-walk-of-what-backward-returns"),
     pytest.param(lesson07.training_step, lambda: lesson7_step(("1e-4", "1e-3")), "weighted by 0.001",
                  id="l07-step-another-weight-decay"),
     pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, y)", "losses.mse(scores, y)")),

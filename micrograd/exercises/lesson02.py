@@ -253,6 +253,9 @@ def neuron_graph(n):
         return failed(f"n.data is {n.data!r}, but x1*w1 + x2*w2 + b gives {expected!r}: each input times its own "
                       "weight, the two products added, and b added once")
     unlabelled = [node for node in nodes if node.op and not node.label]
+    if n.label != "n" and not unlabelled:
+        return failed(f"the numbers are right and every node has a label; the last one's is {n.label!r}: label it 'n', "
+                      "as the exercise names it")
     if n.label != "n" or unlabelled:
         return failed(
             f"the numbers are right; now label every node you made ({len(unlabelled)} without a label), "

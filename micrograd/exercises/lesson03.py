@@ -286,7 +286,16 @@ def walk_by_hand(root, walk):
     known = {id(n) for n in nodes}
     strangers = [w for w in walk if id(w) not in known]
     if strangers:
-        return failed(f"{label(strangers[0])} is not a node of L's graph; list the nodes you built (L, d, e, ...)")
+        stranger = strangers[0]
+        if isinstance(stranger, str):
+            return failed(f"{stranger!r} is a label, text; list the nodes themselves, e.g. [L, d, e], without quotes")
+        if callable(stranger) and id(getattr(stranger, "__self__", None)) in known:
+            return failed(f"{label(stranger.__self__)}._backward is the node's method; list the nodes themselves, "
+                          "e.g. [L, d, e]: the check calls _backward() on each")
+        if stranger is None:
+            return failed("the walk holds None, what _backward() returns: list the nodes themselves, e.g. [L, d, e], "
+                          "without calling anything; the check calls _backward() on each")
+        return failed(f"{label(stranger)} is not a node of L's graph; list the nodes you built (L, d, e, ...)")
     ops = [n for n in nodes if tuple(n._prev)]
     missing = [n for n in ops if id(n) not in {id(w) for w in walk}]
     if missing:
