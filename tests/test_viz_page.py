@@ -102,6 +102,17 @@ def test_a_notebook_output_holds_the_drawing_as_an_image_which_an_untrusted_note
     assert f"The drawing is {width:.0f} px wide: scroll sideways" in html
 
 
+def test_a_widgets_inline_drawings_become_the_same_images_a_notebook_output_holds():
+    """A widget's stored picture is made from its live panel's HTML, where drawings are inline."""
+    from micrograd.viz.page import inline_drawings_as_images
+
+    wide, small = draw_dot(chain(12), rankdir="LR"), draw_dot(chain(1))
+    panel = f"<div>numbers</div>{wide.html()}<p>between</p>{small.html()}"
+    assert "<svg" in panel
+    assert inline_drawings_as_images(panel) == f"<div>numbers</div>{wide.html(image=True)}<p>between</p>{small.html(image=True)}"
+    assert inline_drawings_as_images("<div>no drawing</div>") == "<div>no drawing</div>"
+
+
 def test_a_drawing_that_fits_says_nothing_about_scrolling():
     html = draw_dot(chain(1)).html()
     assert "scroll sideways" not in html and "max-width:none" in html

@@ -72,8 +72,9 @@ def svg_image(svg, alt="a computation graph", style=None):
     return f'<img alt="{html.escape(alt, quote=True)}"{sizing} src="data:image/svg+xml;base64,{data}">'
 
 
-# fit_to_page's inline form: the size it put first, then the rest of Graphviz's SVG (never nested).
-_INLINE_DRAWING = re.compile(r'<svg style="([^"]*)"(.*?</svg>)', re.DOTALL)
+# fit_to_page's inline form: the size it put first, then the rest of Graphviz's SVG (never nested),
+# up to the line end after it, which its image form holds too.
+_INLINE_DRAWING = re.compile(r'<svg style="([^"]*)"(.*?</svg>\s*)', re.DOTALL)
 
 
 def inline_drawings_as_images(page_html):
