@@ -486,6 +486,9 @@ CATALOGUE = [
     pytest.param(lesson08.accuracy_from_confusion,
                  lambda: (lambda m: Fraction(sum(row[i] for i, row in enumerate(m)), sum(map(sum, m))),),
                  "diagonal over the total", id="l08-accuracy-a-fraction"),
+    pytest.param(lesson08.accuracy_from_confusion,
+                 lambda: (lambda m: np.trace(np.float32(m)) / np.sum(np.float32(m)),),
+                 "diagonal over the total", id="l08-accuracy-float32-matrix"),
     # Lesson 9 ----------------------------------------------------------------------------------------
     pytest.param(lesson09.subtraction, lambda: (subtraction_numpy,), "passes gradcheck", id="l09-sub-numpy-lists"),
     pytest.param(lesson09.subtraction, lambda: (lambda a, b: Value.from_op(a.data + -b.data, (a, b), (1, -1), "sub"),),

@@ -12,6 +12,7 @@ computed as ``a - 2``.
 import collections
 import math
 
+import numpy as np
 import pytest
 from build_stubs import (
     AUTOGRAD_SOLUTION,
@@ -28,7 +29,7 @@ from build_stubs import (
 
 from micrograd import Value
 from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from micrograd.exercises import lesson09, lesson10
+from micrograd.exercises import lesson08, lesson09, lesson10
 
 
 @pytest.fixture(autouse=True)
@@ -440,6 +441,8 @@ ANSWER_SLIPS = [
                  lambda: (lambda ps, ts: Value.from_op(sum((p.data - t) ** 2 for p, t in zip(ps, ts)) / len(ps), ps,
                                                        [2 * (p.data - t) / len(ps) for p, t in zip(ps, ts)], "mse"),),
                  "the mean of the squared errors", id="l10-fused-the-mean"),
+    pytest.param(lesson08.accuracy_from_confusion, lambda: (lambda m: 1 - np.trace(m) / np.sum(m),), "the error rate",
+                 id="l08-accuracy-the-error-rate"),
 ]
 
 

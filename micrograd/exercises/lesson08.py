@@ -167,8 +167,11 @@ def accuracy_from_confusion(accuracy):
         if problem:
             return failed(problem)
         got = as_number(got)
-        if close(got, expected, 1e-9):
+        if close(got, expected, 1e-6):  # not tighter: np.float32 keeps about 7 digits
             continue
+        if close(got, 1 - expected, 1e-9):
+            return failed(f"for {matrix} it returns {got:g}, the fraction it gets wrong (the error rate): the right "
+                          "answers sit on the diagonal, so accuracy is the diagonal over the total")
         if close(got, correct, 1e-9):
             return failed(f"for {matrix} it returns {got:g}, the number right; divide by the number of samples")
         if close(got, 100 * expected, 1e-9):
