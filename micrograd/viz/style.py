@@ -8,7 +8,9 @@ use four hues that stay distinct for the common colour-vision deficiencies
 from ..palette import ROLE_COLOURS
 from .graph import INPUT, INTERMEDIATE, OUTPUT, PARAMETER
 
-FONT = "Helvetica,Arial,sans-serif"
+# Graphviz sizes every box with DejaVu Sans (viz/fonts.py pins it); the SVG asks the browser for it
+# first, so the text fills the boxes as measured, and falls back to a font of about its width.
+FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
 
 ROLE_FILLS = ROLE_COLOURS  # the palette names the roles as the graph does
 ROLE_NAMES = {
