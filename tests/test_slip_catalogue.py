@@ -207,6 +207,9 @@ CATALOGUE = [
     pytest.param("topological order", lesson04.my_topological_order,
                  lambda: topo(BREADTH_FIRST_REVERSED),
                  "only after all of its inputs", id="topo-breadth-first-reversed"),
+    pytest.param("topological order", lesson04.my_topological_order,
+                 lambda: topo(AUTOGRAD_SOLUTION, ("    return order", "    yield from order")),
+                 "which a generator can't do", id="topo-a-generator"),
     # Lesson 4: backward() ---------------------------------------------------------------------
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad = local * node.grad")),

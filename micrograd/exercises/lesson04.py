@@ -6,6 +6,7 @@ itself, at the lecture's point and at a second one (so a list of numbers
 copied from somewhere does not pass).
 """
 
+import inspect
 import math
 import traceback
 
@@ -150,6 +151,9 @@ def _missing_problem(missing, order, graph):
 
 def _order_problem(order, root, graph, topo=None):
     if isinstance(order, (str, bytes)) or not isinstance(order, (list, tuple)):
+        if inspect.isgenerator(order):
+            return (f"on {graph} it returns a generator (it yields); my_backward walks the order backwards, "
+                    "reversed(order), which a generator can't do: return a list of the nodes")
         return f"on {graph} it returns {type(order).__name__}; return a list of the nodes"
     want = post_order(root)
     known = {id(n) for n in want}
