@@ -25,7 +25,7 @@ from .graph import parameter_names
 from .labels import format_number
 from .model import draw_model
 from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
-from .page import fit_to_page, side_by_side, svg_size
+from .page import fit_to_page, inline_drawings_as_images, side_by_side, svg_image, svg_size
 from .text import text_graph
 
 __all__ = [
@@ -41,6 +41,8 @@ __all__ = [
     "fit_to_page",
     "side_by_side",
     "svg_size",
+    "svg_image",
+    "inline_drawings_as_images",
     "format_number",
     "parameter_names",
 ]

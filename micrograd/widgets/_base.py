@@ -63,7 +63,7 @@ def static_html(body):
     Its drawings become images: the picture is what a learner sees in a lesson opened and not
     yet run, where JupyterLab strips inline SVG and would show each drawing's text run together.
     """
-    from ..viz.page import inline_drawings_as_images
+    from ..viz import inline_drawings_as_images
 
     return (
         f'<div class="micrograd-static">{inline_drawings_as_images(body)}'

@@ -237,7 +237,7 @@ class TrainingStepper(Controller):
         self.image.value = self.plot.png(self.history, self.model)
 
     def static_html(self):
-        from ..viz.page import svg_image
+        from ..viz import svg_image
 
         # An image, not inline SVG: JupyterLab strips inline SVG from a lesson opened and not yet run.
         figure = svg_image(self.plot.svg(self.history, self.model), alt="the loss per step and the decision boundary")
