@@ -66,7 +66,8 @@ def estimated_width(source):
         if defaults:
             kind, attributes = defaults.groups()
             if kind == "graph":
-                rankdir = (re.search(r"\brankdir=(\w+)", attributes) or re.match("(TB)", "TB")).group(1)
+                found = re.search(r"\brankdir=(\w+)", attributes)
+                rankdir = found.group(1) if found else "TB"
                 for name in sep:
                     found = re.search(rf"\b{name}=([0-9.]+)", attributes)
                     if found:

@@ -16,6 +16,8 @@ from .options import PAGE_WIDTH_PX
 __all__ = ["svg_size", "fit_to_page", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
 
 PX_PER_PT = 4 / 3  # CSS: 1pt = 1/72 in, 1px = 1/96 in
+# The media type of DOT text: the part of a drawing's notebook output that nbval compares.
+DOT_MIME = "text/vnd.graphviz"
 _UNITS = {"pt": PX_PER_PT, "px": 1.0, "": 1.0}
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _LENGTH = r'="([0-9.]+)(pt|px|)"'
@@ -104,7 +106,7 @@ class SideBySide:
         return self.html
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        return {"text/html": self.html, "image/svg+xml": self.svg, "text/vnd.graphviz": self.dot}
+        return {"text/html": self.html, "image/svg+xml": self.svg, DOT_MIME: self.dot}
 
 
 _CAPTION_PX = 22
