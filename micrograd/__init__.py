@@ -8,9 +8,8 @@
     (4.0, -3.0, 2.0)
 """
 
-from .engine import Value, graph_size, topological_order
+from .engine import Value, dot, graph_size, topological_order, weighted_sum
 from .nn import MLP, Layer, Module, Neuron
-from .weighted_sum import dot, weighted_sum
 
 __version__ = "1.0.0"
 

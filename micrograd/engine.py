@@ -4,17 +4,17 @@ Every operation computes its output and records the *local derivative* of that o
 respect to each input (for ``c = a * b``: ``(b.data, a.data)``).  Backpropagation is then the
 chain rule in one loop, from the output back: ``input.grad += local * node.grad``.  Numbers,
 not closures, so a graph has no reference cycles and is freed as soon as it is dropped.
-Input checks and error messages live in ``checks``; a neuron's fused node in ``weighted_sum``.
+
+``errors`` turns bad input into clear errors and holds the check, after ``backward()``, that no
+gradient went infinite; ``dot`` (lesson 10) is a whole weighted sum as one node.
 """
 
 import math
 import operator
 
-from . import checks
+from . import errors
 
-__all__ = ["Value", "topological_order", "graph_size", "result_node", "dot", "dot_inputs"]
-
-_ADD, _SUB, _NEG, _PASS, _BLOCK = (1.0, 1.0), (1.0, -1.0), (-1.0,), (1.0,), (0.0,)  # constant: shared
+__all__ = ["Value", "topological_order", "graph_size", "result_node", "dot", "weighted_sum"]
 
 
 def _swapped(operation):
@@ -27,7 +27,7 @@ def _swapped(operation):
 def _comparison(order):
     """An ordering of data, exact against any real number as in Python (2.0 < 10**400)."""
     def compare(self, other):
-        other = other.data if isinstance(other, Value) else checks.comparable(other, "a comparison")
+        other = other.data if isinstance(other, Value) else errors.comparable(other, "a comparison")
         return NotImplemented if other is None else bool(order(self.data, other))
     return compare
 
@@ -37,29 +37,28 @@ class Value:
 
     # Fixed slots keep a node small; the __dict__ holds what is attached now and then.
     __slots__ = ("data", "grad", "op", "_inputs", "_local_grads", "__dict__")
-
     # numpy defers to our reflected operators: np.float64(2) * v is a Value, not an array.
     __array_ufunc__ = None
 
     def __init__(self, data, _children=(), _op="", label=""):
         if isinstance(_children, str):  # Value(2.0, "a"): the label given second
             _children, label = (), _children
-        self.data = checks.number(data)
+        self.data = errors.as_float(data)
         self.grad = 0.0
         self.op = _op
-        self._inputs = _children_in_order(_children) if _children else ()
-        self._local_grads = None if self._inputs else ()  # None: the lecture's way, see _backward
+        self._inputs = errors.children(_children, Value) if _children else ()
+        self._local_grads = None if self._inputs else ()  # a leaf: (); None: its _backward passes gradients (lesson 3)
         if label != "":
             self.label = label
 
     @classmethod
     def from_op(cls, data, inputs, local_grads, op):
         """The output of a custom operation; ``local_grads[i]`` is d(output)/d(inputs[i])."""
-        data, inputs, local_grads = checks.custom_op(data, inputs, local_grads, op, Value)
+        data, inputs, local_grads = errors.custom_op(data, inputs, local_grads, op, Value)
         return result_node(data, inputs, local_grads, op)
 
     label = property(lambda self: getattr(self, "_label", ""),  # no __dict__ made for unlabelled nodes
-                     lambda self, text: setattr(self, "_label", checks.label(text)))
+                     lambda self, text: setattr(self, "_label", errors.label(text)))
     inputs = property(lambda self: self._inputs, doc="The Values this one was computed from, in operand order.")
     local_grads = property(lambda self: self._local_grads, doc="d(self)/d(input), for each input.")
     # micrograd 0.1.0's names, assignable as there (forks set them in their own __init__).
@@ -71,7 +70,7 @@ class Value:
     def _prev(self, children):
         """New inputs: the local derivatives recorded for the old ones no longer apply, so the
         node keeps only a ``_backward`` function, if it has one; ``_prev = set()`` makes a leaf."""
-        self._inputs = _children_in_order(children)
+        self._inputs = errors.children(children, Value)
         self._local_grads = () if not self._inputs else None
 
     @property
@@ -80,7 +79,7 @@ class Value:
 
     @_op.setter
     def _op(self, op):
-        self.op = checks.op_name(op)
+        self.op = errors.op_name(op)
 
     @property
     def _backward(self):
@@ -96,7 +95,7 @@ class Value:
 
     def _chain_rule_step(self):
         if self._local_grads is None:
-            raise checks.no_backward(self.op)
+            raise errors.no_backward(self.op)
         for child, local in zip(self._inputs, self._local_grads):
             child.grad += local * self.grad
 
@@ -104,12 +103,12 @@ class Value:
     def __add__(self, other):  # d/da (a + b) = 1, d/db = 1
         if (other := _operand(other)) is None:
             return NotImplemented
-        return result_node(self.data + other.data, (self, other), _ADD, "+")
+        return result_node(self.data + other.data, (self, other), (1.0, 1.0), "+")
 
     def __sub__(self, other):  # d/da (a - b) = 1, d/db = -1
         if (other := _operand(other)) is None:
             return NotImplemented
-        return result_node(self.data - other.data, (self, other), _SUB, "-")
+        return result_node(self.data - other.data, (self, other), (1.0, -1.0), "-")
 
     def __mul__(self, other):  # d/da (a * b) = b, d/db = a
         if (other := _operand(other)) is None:
@@ -120,20 +119,20 @@ class Value:
         if (other := _operand(other)) is None:
             return NotImplemented
         if other.data == 0.0:
-            raise checks.divide_by_zero(self.data)
+            raise errors.divide_by_zero(self.data)
         out = self.data / other.data
         return result_node(out, (self, other), (1.0 / other.data, -out / other.data), "/")
 
     def __neg__(self):  # d/da (-a) = -1
-        return result_node(-self.data, (self,), _NEG, "neg")
+        return result_node(-self.data, (self,), (-1.0,), "neg")
 
     def __pow__(self, n):  # d/dx x**n = n·x**(n-1); for a Value n also d/dn x**n = x**n·ln x
         x = self.data
         if isinstance(n, Value):
-            checks.value_exponent(x)
+            errors.value_exponent(x)
             out = _power(x, n.data)
             return result_node(out, (self, n), (n.data * _power(x, n.data - 1), out * math.log(x)), "**")
-        if (n := checks.exponent(n, x)) is None:
+        if (n := errors.exponent(n, x)) is None:
             return NotImplemented
         local = n * _power(x, n - 1) if n else 0.0
         return result_node(_power(x, n), (self,), (local,), f"**{n:g}")
@@ -146,12 +145,12 @@ class Value:
         try:
             out = math.exp(self.data)
         except OverflowError:
-            raise checks.exp_overflow(self.data) from None
+            raise errors.exp_overflow(self.data) from None
         return result_node(out, (self,), (out,), "exp")
 
     def log(self):  # d/dx ln x = 1/x
         if self.data <= 0.0:
-            raise checks.log_domain(self.data)
+            raise errors.log_domain(self.data)
         return result_node(math.log(self.data), (self,), (1.0 / self.data,), "log")
 
     def tanh(self):  # d/dx tanh x = 1 - tanh² x
@@ -165,8 +164,8 @@ class Value:
 
     def relu(self):  # d/dx max(0, x) = 1 where x > 0, else 0; op named as in micrograd 0.1.0
         if self.data > 0.0:
-            return result_node(self.data, (self,), _PASS, "ReLU")
-        return result_node(0.0, (self,), _BLOCK, "ReLU")
+            return result_node(self.data, (self,), (1.0,), "ReLU")
+        return result_node(0.0, (self,), (0.0,), "ReLU")
 
     # -- comparisons: of data, so max() and sorted() work.  `==` stays identity: a Value is a
     # node, a key in the sets that walk a graph; two nodes holding one number are two nodes.
@@ -195,56 +194,29 @@ class Value:
                 continue
             for child, local in zip(node._inputs, local_grads):
                 child.grad += local * upstream  # the chain rule
-        _check_gradients_finite(order)
+        errors.check_gradients_finite(order)  # where the rule for 0 × ∞ lives
 
     def __repr__(self):
-        label = f", label={self.label!r}" if self.label else ""
-        return f"Value(data={self.data}, grad={self.grad}{label})"
-
-
-def _check_gradients_finite(order):
-    """Raise, naming the node, if backward() met an infinite or nan gradient or local derivative.
-
-    Each node's gradient times the sum of its local derivatives is, near enough, what it passed
-    down.  Summed over the graph in one pass at C speed, that is finite unless something was not:
-    an inf or nan reaching any input (a leaf included), or an infinite local derivative, even on a
-    node skipped at gradient 0 (0 × ∞ is nan: PyTorch would pass it on, this engine reports it).
-    Nodes made the lecture's way record no local derivatives; their ``_backward`` is not summed."""
-    try:
-        passed_down = sum(map(operator.mul, map(_GRAD, order), map(sum, map(_LOCAL_GRADS, order))))
-    except TypeError:  # a node without local derivatives (None)
-        passed_down = sum(node.grad * sum(node._local_grads) for node in order if node._local_grads is not None)
-    if not -math.inf < passed_down < math.inf:
-        checks.raise_if_gradient_not_finite(order)
-
-
-_GRAD, _LOCAL_GRADS = operator.attrgetter("grad"), operator.attrgetter("_local_grads")
+        return f"Value(data={self.data}, grad={self.grad}" + (f", label={self.label!r})" if self.label else ")")
 
 
 def result_node(data, inputs, local_grads, op):
-    """The Value an op made (trusted, but refused if infinite); your own op: ``Value.from_op``."""
+    """The Value an op makes: its number, its inputs and d(output)/d(input) for each, its op's name.
+
+    Made without ``__init__``'s checks, which the op's own inputs have passed, but refused if the
+    number is infinite.  Your own op: ``Value.from_op``, which checks everything."""
     if not -math.inf < data < math.inf:  # math.isfinite, without a function call per node
-        raise checks.result_not_finite(op, inputs, data)
+        raise errors.result_not_finite(op, inputs, data)
     out = Value.__new__(Value)
     out.data, out.grad, out.op, out._inputs, out._local_grads = data, 0.0, op, inputs, local_grads
     return out
-
-
-def _children_in_order(children):
-    """The inputs as a tuple of Values: in operand order, or in the graph's own stable order when
-    given as a set (a set's order follows memory addresses, different in every run)."""
-    if isinstance(children, (set, frozenset)) and len(children) > 1:
-        from .graphs import stable_order  # only sets need it: not on the path of every op
-
-        children = stable_order(children)
-    return checks.children(children, Value)
 
 
 def _operand(x):
     """A Value for the other side of an operator, or None if it is not a number."""
     if isinstance(x, Value):
         return x
-    return None if checks.comparable(x) is None else Value(x)
+    return None if errors.comparable(x) is None else Value(x)
 
 
 def _power(x, n):
@@ -260,27 +232,27 @@ def topological_order(root, leaves=True):
     without the leaves).  The order depends only on the graph's shape, inputs in operand order.
 
     Lesson 4's depth-first walk, ``visit(node)``: mark the node, visit each of its inputs, then
-    append the node.  Its recursion is written out here, so that a chain a million nodes deep
-    costs a long list rather than a million nested Python calls (lesson 10): ``path`` is visit()'s
-    call stack, and ``inputs_left`` holds, for each node on it, where its loop over inputs stands.
+    append the node.  Its recursion is written out, so that a chain a million nodes deep costs a
+    long list rather than a million nested Python calls (lesson 10): ``visiting`` is visit()'s
+    call stack, and ``inputs_to_visit`` holds, for each node on it, the rest of its inputs.
     """
     order, seen = [], {root}
-    path = [root]  # the nodes being visited, from the root down
-    inputs_left = [iter(root._inputs)]  # for each node on the path: an iterator over its inputs still to visit
-    while path:
-        for child in inputs_left[-1]:  # the deepest node's inputs, from where it left off
+    visiting = [root]  # the nodes whose visit() is running, from the root down
+    inputs_to_visit = [iter(root._inputs)]  # for each of them: its inputs not yet visited
+    while visiting:
+        for child in inputs_to_visit[-1]:  # the deepest node's inputs, from where it left off
             if not child._inputs:  # a leaf waits for nothing: it is placed at once
                 if leaves and child not in seen:
                     seen.add(child)
                     order.append(child)
             elif child not in seen:  # visit(child): go down into it; this loop resumes after it
                 seen.add(child)
-                path.append(child)
-                inputs_left.append(iter(child._inputs))
+                visiting.append(child)
+                inputs_to_visit.append(iter(child._inputs))
                 break
         else:  # the loop ran out (no break): every input is placed, so the node can follow them
-            inputs_left.pop()
-            node = path.pop()
+            inputs_to_visit.pop()
+            node = visiting.pop()
             if leaves or node._inputs:
                 order.append(node)
     return order
@@ -292,5 +264,37 @@ def graph_size(root):
     return len(order), sum(len(node._inputs) for node in order)
 
 
-# Built on Value, so imported once Value exists; `from micrograd.engine import dot` works.
-from .weighted_sum import weighted_sum as dot, weighted_sum_inputs as dot_inputs  # noqa: E402
+# -- a weighted sum as one node (lesson 10) ----------------------------------------
+
+def dot(weights, inputs, bias=None):  # d/dwi = xi, d/dxi = wi, d/dbias = 1
+    """``bias + w0*x0 + w1*x1 + ...`` as one node: the number and gradients of the ``*`` and ``+``
+    nodes it stands for, summed in the same order.  Inputs that are plain numbers (a data sample)
+    are constants: no nodes, no gradients.  ``bias=None``: none, as in a matrix row times a vector."""
+    weights = [w if isinstance(w, Value) else Value(w) for w in weights]
+    inputs = errors.dot_inputs(inputs, Value)
+    if len(weights) != len(inputs):
+        raise ValueError(f"dot got {len(weights)} weights but {len(inputs)} inputs; they must match")
+    if bias is not None and not isinstance(bias, Value):
+        bias = Value(bias)
+    return fused_dot(weights, inputs, input_numbers(inputs), bias)
+
+
+weighted_sum = dot  # the name a neuron's w·x + b goes by
+
+
+def input_numbers(inputs):  # of checked dot inputs: the list itself when they are constants
+    return inputs if not inputs or type(inputs[0]) is float else [x.data for x in inputs]
+
+
+def fused_dot(weights, inputs, numbers, bias=None):
+    """The node itself, for equally long, checked lists (``numbers = input_numbers(inputs)``), so a
+    layer checks and reads its inputs once for all of its neurons."""
+    total, tail, tail_grad, op = (0.0, (), (), "w·x") if bias is None else (bias.data, (bias,), (1.0,), "w·x+b")
+    if numbers is inputs:  # constants: only the weights (and the bias) are inputs of the node
+        for w, x in zip(weights, numbers):
+            total += w.data * x
+        return result_node(total, (*weights, *tail), (*numbers, *tail_grad), op)
+    weight_numbers = [w.data for w in weights]  # read once: the sum and the local derivatives both need them
+    for w, x in zip(weight_numbers, numbers):
+        total += w * x
+    return result_node(total, (*weights, *inputs, *tail), (*numbers, *weight_numbers, *tail_grad), op)

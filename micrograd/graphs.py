@@ -1,184 +1,31 @@
-"""Any micrograd's graph, read through one small adapter.
+"""Any micrograd's graph, read as the package's Values: the one adapter every picture, stepper
+and checker reads a graph through.
 
-The drawings, the text view, the steppers and the checkers read a graph
-through this module, so they work on every micrograd-style class alike: the
-package's ``Value``, micrograd 0.1.0's, the lecture's as typed from the video,
-EurekaLabs' micrograd and the course's ``MyValue``.  A *node* is any object with
-
-- a number in ``.data``;
-- its inputs in ``._prev`` (a set, tuple or list), ``.inputs``, ``._children`` (Karpathy's
-  microgpt ``Value``) or ``.children``;
-- optionally ``.grad`` (a number, or None for 0), ``._op`` or ``.op`` (text),
-  ``.label`` (text) and ``._local_grads`` (one number per input, in the
-  order of a tuple or list of inputs).
+A *node* is any object ``nodes`` recognises: a number in ``.data`` and its inputs under one of
+the names micrograd-style classes use; optionally ``.grad`` (a number, or None for 0), ``._op``
+or ``.op`` (text), ``.label`` (text) and ``._local_grads`` (one number per input, in the order
+of a tuple or list of inputs).  So the package's ``Value``, micrograd 0.1.0's, the lecture's as
+typed from the video, EurekaLabs' micrograd, microgpt's and the course's ``MyValue`` all read
+alike; a PyTorch scalar's ``grad_fn`` chain reads through a second adapter, below.
 
 ``read_graph(root, caller)`` returns a :class:`GraphView`.  For the package's
 own ``Value`` the view is the graph itself, every feature kept and nothing
 copied.  For any other class it is a mirror: one package ``Value`` per node,
 holding that node's numbers, with ``original()`` and ``mirror_of()`` to go
 between the two and ``refresh()`` to copy the numbers again after the
-learner's code changed them.
-
-Inputs held in a set have no order of their own (their order follows memory
-addresses, which change from run to run).  They are put in a *stable order*
-that depends only on the graph: by label, then data, then op, then the
-expression below them.  Two inputs that tie on all of these are the same
-expression with the same numbers, so either order draws the same picture.
-This is what keeps drawings of set-based graphs byte-identical in every
-process, and so stored notebook outputs valid under strict nbval.
+learner's code changed them.  Inputs held in a set are mirrored in the stable
+order ``nodes.stable_order`` gives them, so drawings stay byte-identical in every process.
 """
 
-import hashlib
 import math
-import numbers
 import sys
 from collections.abc import Mapping
 
 from .engine import Value
+from .nodes import (SETS, class_name, expression_digests, inputs_of, is_node, node_number, node_text, not_a_node,
+                    post_order, raw_inputs, sort_key, stable_order)
 
 __all__ = ["GraphView", "read_graph", "is_node", "is_torch_tensor", "inputs_of", "post_order", "stable_order", "class_name", "not_a_node"]
-
-_SETS = (set, frozenset)
-_SEQUENCES = (tuple, list)
-_INPUT_NAMES = ("_prev", "inputs", "_children", "children")
-
-
-def class_name(obj):
-    """``int``, or ``Value (from module __main__)`` for a class outside the builtins: a learner's
-    class called ``Value`` is never mistaken for the package's."""
-    cls = type(obj)
-    if cls.__module__ == "builtins":
-        return cls.__qualname__
-    return f"{cls.__qualname__} (from module {cls.__module__})"
-
-
-def _raw_inputs(node):
-    """The inputs as the node holds them (``._prev`` first, then ``.inputs``, ``._children``,
-    ``.children``), or None."""
-    for name in _INPUT_NAMES:
-        try:
-            inputs = getattr(node, name)
-        except AttributeError:
-            continue
-        if isinstance(inputs, _SETS + _SEQUENCES):
-            return inputs
-    return None
-
-
-def is_node(obj):
-    """Does ``obj`` look like a micrograd node: ``.data`` and its inputs (see ``_INPUT_NAMES``)?"""
-    if isinstance(obj, Value):
-        return True
-    return hasattr(obj, "data") and _raw_inputs(obj) is not None
-
-
-def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
-    """The TypeError for something that is not a graph node, saying what a node needs."""
-    hint = ""
-    if isinstance(obj, type):
-        module = "" if obj.__module__ == "builtins" else f" (from module {obj.__module__})"
-        return TypeError(f"{caller} takes {what}, made with your class; got the class {obj.__qualname__}{module} itself")
-    if isinstance(obj, _SETS + _SEQUENCES) and obj and is_node(next(iter(obj))):
-        hint = f"; pass one node, not a {type(obj).__name__} of them"
-    elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):
-        hint = "; it has .data but no ._prev, .inputs, ._children or .children holding its inputs (a set, tuple or list)"
-    return TypeError(
-        f"{caller} takes {what}: an object with a number in .data and its inputs in ._prev "
-        f"(or .inputs, ._children, .children); got {class_name(obj)}{hint}"
-    )
-
-
-def inputs_of(node):
-    """The node's inputs as a tuple: in operand order, or in stable order when held in a set."""
-    if isinstance(node, Value):
-        return node._inputs
-    inputs = _raw_inputs(node)
-    if isinstance(inputs, _SETS):
-        return stable_order(inputs)
-    return tuple(inputs) if inputs is not None else ()
-
-
-def post_order(root, inputs=inputs_of):
-    """Every node below ``root`` once, each after all of its ``inputs(node)``, root last.
-
-    Depth first with an explicit stack, so a chain a million deep is fine; nodes are told apart
-    by identity, never by ``==`` or ``hash``, which a learner's class may define otherwise.
-    """
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        node, inputs_done = stack.pop()
-        if inputs_done:
-            order.append(node)
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(inputs(node)) if id(child) not in seen)
-    return order
-
-
-def _number(node, name, default=None):
-    value = getattr(node, name, default)
-    if value is None and default is not None:
-        return float(default)
-    if isinstance(value, numbers.Real) or hasattr(value, "__float__"):
-        try:
-            return float(value)
-        except (TypeError, ValueError, OverflowError):
-            pass
-    raise TypeError(
-        f"a node's .{name} must be a number; a {class_name(node)} in the graph holds "
-        f"{value!r:.60} ({type(value).__name__})"
-    )
-
-
-def _text(node, *names):
-    for name in names:
-        value = getattr(node, name, None)
-        if value is not None and not callable(value):
-            return value if isinstance(value, str) else str(value)
-    return ""
-
-
-def _sort_key(node):
-    """What orders inputs held in a set, before the expression below them is needed."""
-    data = getattr(node, "data", 0.0)
-    try:
-        data = float(data)
-    except (TypeError, ValueError, OverflowError):
-        data = math.nan
-    return (_text(node, "label"), (math.isnan(data), 0.0 if math.isnan(data) else data), _text(node, "_op", "op"))
-
-
-def _held_inputs(node):
-    """The inputs as the node holds them, unordered sets included: all a digest needs."""
-    return node._inputs if isinstance(node, Value) else (_raw_inputs(node) or ())
-
-
-def _digests(root):
-    """{id(node): a digest of the expression below node}, for every node below root."""
-    digests = {}
-    for node in post_order(root, lambda n: tuple(_held_inputs(n))):
-        inputs = _held_inputs(node)
-        below = [digests[id(child)] for child in inputs]
-        if isinstance(inputs, _SETS):
-            below.sort()
-        text = "\x1f".join(map(str, _sort_key(node))) + "\x1e" + "\x1e".join(below)
-        digests[id(node)] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-    return digests
-
-
-def stable_order(inputs, digests=None):
-    """``inputs`` (a set) as a tuple in an order that depends only on the graph: by label, data and
-    op, and where those tie, by the expression below each input."""
-    inputs = list(inputs)
-    keys = [_sort_key(node) for node in inputs]
-    if len(set(keys)) < len(keys):  # a tie: look below (rare, and only then worth the walk)
-        if digests is None:
-            digests = {}
-            for node in inputs:
-                digests.update(_digests(node))
-        keys = [key + (digests[id(node)],) for key, node in zip(keys, inputs)]
-    return tuple(inputs[i] for i in sorted(range(len(inputs)), key=keys.__getitem__))
 
 
 class GraphView:
@@ -228,8 +75,8 @@ class GraphView:
         if originals is not None:
             pairs = [(o, self._mirror[id(o)]) for o in originals if id(o) in self._mirror]
         for original, mirror in pairs:
-            mirror.data = _number(original, "data")
-            mirror.grad = _number(original, "grad", 0.0)
+            mirror.data = node_number(original, "data")
+            mirror.grad = node_number(original, "grad", 0.0)
 
     def mirror_items(self, items):
         """Nodes and (input, output) pairs of nodes, each node replaced by its mirror."""
@@ -268,15 +115,15 @@ def read_graph(root, caller):
 
     def ordered_inputs(node):  # each node's inputs, read and put in order once
         nonlocal digests
-        raw = _raw_inputs(node)
+        raw = raw_inputs(node)
         if raw is None:
             if not hasattr(node, "data"):
                 raise not_a_node(caller, node, "a graph whose every node is a node")
             raw = ()
-        if isinstance(raw, _SETS) and len(raw) > 1:
-            keys = [_sort_key(child) for child in raw]
+        if isinstance(raw, SETS) and len(raw) > 1:
+            keys = [sort_key(child) for child in raw]
             if len(set(keys)) < len(keys) and digests is None:
-                digests = _digests(root)
+                digests = expression_digests(root)
             inputs[id(node)] = stable_order(raw, digests)
         else:
             inputs[id(node)] = tuple(raw)
@@ -287,12 +134,12 @@ def read_graph(root, caller):
     mirror = {}
     for node in order:
         value = Value.__new__(Value)
-        value.data = _number(node, "data")
-        value.grad = _number(node, "grad", 0.0)
-        value.op = _text(node, "_op", "op")
+        value.data = node_number(node, "data")
+        value.grad = node_number(node, "grad", 0.0)
+        value.op = node_text(node, "_op", "op")
         value._inputs = tuple(mirror[id(child)] for child in inputs[id(node)])
         value._local_grads = _local_grads(node, value._inputs)
-        label = _text(node, "label")
+        label = node_text(node, "label")
         if label:
             value.label = label
         mirror[id(node)] = value
@@ -304,10 +151,10 @@ def _local_grads(node, inputs):
     """The node's recorded local derivatives, when it keeps them lined up with ordered inputs."""
     if not inputs:
         return ()
-    if isinstance(_raw_inputs(node), _SETS):
+    if isinstance(raw_inputs(node), SETS):
         return None  # a set has no order for the derivatives to line up with
     recorded = getattr(node, "_local_grads", None)
-    if isinstance(recorded, _SEQUENCES) and len(recorded) == len(inputs):
+    if isinstance(recorded, (tuple, list)) and len(recorded) == len(inputs):
         try:
             return tuple(float(g) for g in recorded)
         except (TypeError, ValueError, OverflowError):
@@ -326,7 +173,7 @@ def is_torch_tensor(obj):
     return type(obj).__module__.startswith("torch") and hasattr(obj, "grad_fn") and hasattr(obj, "requires_grad")
 
 
-def _tensor_number(tensor):
+def _tensornode_number(tensor):
     if tensor.numel() != 1:
         raise ValueError(
             f"the drawings show scalar graphs: this tensor has shape {tuple(tensor.shape)}; "
@@ -339,7 +186,7 @@ def _tensor_grad(tensor):
     """A tensor's retained .grad (leaves, and tensors that called retain_grad()), else None."""
     if not (tensor.is_leaf or getattr(tensor, "retains_grad", False)) or tensor.grad is None:
         return None
-    return _tensor_number(tensor.grad)
+    return _tensornode_number(tensor.grad)
 
 
 def _read_torch_graph(root, caller):
@@ -362,11 +209,11 @@ def _read_torch_graph(root, caller):
         tensor = root if fn is start else getattr(fn, "variable", None)  # AccumulateGrad holds a leaf
         not_kept = []
         if tensor is not None:
-            value.data, grad = _tensor_number(tensor), _tensor_grad(tensor)
+            value.data, grad = _tensornode_number(tensor), _tensor_grad(tensor)
             label = getattr(tensor, "label", "") or ""
         else:  # an intermediate result: only some ops keep it (tanh, exp: for their derivative)
             saved = getattr(fn, "_saved_result", None)
-            value.data = _tensor_number(saved) if saved is not None else math.nan
+            value.data = _tensornode_number(saved) if saved is not None else math.nan
             grad, label = None, ""
             if saved is None:
                 not_kept.append("data")
@@ -401,6 +248,6 @@ def _torch_local_grads(fn, root, count):
     if len(kept) != count:
         return None
     try:
-        return tuple(0.0 if g is None else _tensor_number(g) for g in kept)
+        return tuple(0.0 if g is None else _tensornode_number(g) for g in kept)
     except ValueError:
         return None

@@ -9,8 +9,8 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 
 import random as _random
 
-from .engine import Value
-from .weighted_sum import fused_weighted_sum, input_numbers, weighted_sum_inputs
+from . import errors
+from .engine import Value, fused_dot, input_numbers
 
 __all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
 
@@ -67,7 +67,7 @@ def _inputs(x, n):
     """The inputs of a layer as the weighted sum takes them, checked."""
     if isinstance(x, (Value, int, float)):
         raise TypeError(f"a model takes a list of {n} inputs, got the single {type(x).__name__} {x!r}; wrap it: [x]")
-    x = weighted_sum_inputs(x)
+    x = errors.dot_inputs(x, Value)
     if len(x) != n:
         raise ValueError(f"expected {n} inputs, got {len(x)}; pass one number or Value per input")
     return x
@@ -142,7 +142,7 @@ class Neuron(Module):
         ``x_data`` is ``input_numbers(x)``: the layer reads the numbers once
         for all of its neurons.
         """
-        out = fused_weighted_sum(self.w, x, x_data, self.b)  # w · x + b, as one node (lesson 10)
+        out = fused_dot(self.w, x, x_data, self.b)  # w · x + b, as one node (lesson 10)
         return self._activate(out) if self._activate else out  # no activation: a linear neuron
 
     def zero_grad(self):

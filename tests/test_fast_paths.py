@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from micrograd.engine import Value, dot, dot_inputs, topological_order
+from micrograd import errors
+from micrograd.engine import Value, dot, topological_order
 from micrograd.nn import MLP, Layer, Neuron
 
 ACTIVATIONS = ["relu", "tanh", "sigmoid", None]
@@ -158,7 +159,7 @@ def test_dot_with_shared_leaves_matches_the_plain_sum(seed):
     ],
 )
 def test_dot_inputs_of_numbers_are_floats(inputs, kind):
-    out = dot_inputs(inputs)
+    out = errors.dot_inputs(inputs, Value)
     assert out == [float(x) for x in inputs]
     assert all(type(x) is kind for x in out)
 
@@ -169,7 +170,7 @@ def test_dot_inputs_with_any_value_are_all_values():
 
     a, t = Value(1.0), Tagged(2.0)
     for inputs in ([a, a], [a, 3.0], [t, 4], [t, a]):
-        out = dot_inputs(inputs)
+        out = errors.dot_inputs(inputs, Value)
         assert all(isinstance(x, Value) for x in out)
         assert [x.data for x in out] == [float(x.data if isinstance(x, Value) else x) for x in inputs]
         assert all(o is i for o, i in zip(out, inputs) if isinstance(i, Value))
@@ -177,7 +178,7 @@ def test_dot_inputs_with_any_value_are_all_values():
 
 def test_dot_inputs_rejects_what_is_not_a_number():
     with pytest.raises(TypeError, match="an input"):
-        dot_inputs([1.0, "2"])
+        errors.dot_inputs([1.0, "2"], Value)
 
 
 # -- Neuron, Layer, MLP against hand-built graphs ----------------------------------------------

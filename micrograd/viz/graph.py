@@ -16,8 +16,8 @@ INTERMEDIATE = "intermediate"
 OUTPUT = "output"
 ROLES = (INPUT, PARAMETER, INTERMEDIATE, OUTPUT)
 
-# The op of engine.dot: a neuron's weighted sum as one node.
-WEIGHTED_SUM = "w·x+b"
+# The ops of engine.dot: a neuron's weighted sum as one node, and a dot product without a bias.
+WEIGHTED_SUM, DOT_PRODUCT = "w·x+b", "w·x"
 
 
 def parameter_names(params):
@@ -76,7 +76,7 @@ class GraphIndex:
 def _weighted_sum_parameters(order):
     found = set()
     for node in order:
-        if node.op == WEIGHTED_SUM:
+        if node.op in (WEIGHTED_SUM, DOT_PRODUCT):
             found.update(p for p in weighted_sum_parameters(node) if not p.op)
     return found
 
@@ -85,11 +85,13 @@ def weighted_sum_parameters(node):
     """The weights and bias among the inputs of an ``engine.dot`` node.
 
     ``engine.dot`` records (w0..wn, x0..xn, bias) when the x are Values and
-    (w0..wn, bias) when they are plain numbers.  The first layout is told
-    apart by its local derivatives: the one recorded for w_i is x_i's data.
+    (w0..wn, bias) when they are plain numbers, without the bias when it has none.
+    The first layout is told apart by its local derivatives: the one recorded for
+    w_i is x_i's data.
     """
     inputs, local = node.inputs, node.local_grads
-    n = len(inputs) // 2
-    if local is not None and len(inputs) % 2 == 1 and all(local[i] == inputs[n + i].data for i in range(n)):
-        return inputs[:n] + inputs[-1:]
+    bias = inputs[-1:] if node.op == WEIGHTED_SUM else ()
+    n = (len(inputs) - len(bias)) // 2
+    if local is not None and n and len(inputs) == 2 * n + len(bias) and all(local[i] == inputs[n + i].data for i in range(n)):
+        return inputs[:n] + bias
     return inputs

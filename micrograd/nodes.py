@@ -1,0 +1,158 @@
+"""What a node of any micrograd is: a number in ``.data`` and its inputs, under any of their names.
+
+The package's ``Value`` keeps its inputs in ``._inputs``; micrograd 0.1.0 and the lecture in
+``._prev`` (a set); Karpathy's microgpt in ``._children``; other classes in ``.inputs`` or
+``.children``.  This module reads all of them alike and puts inputs held in a set into a *stable
+order* that depends only on the graph: by label, then data, then op, then the expression below
+them.  Two inputs that tie on all of these are the same expression with the same numbers, so
+either order gives the same picture, and drawings of set-based graphs stay byte-identical in every
+process (a set's own order follows memory addresses).
+
+It sits below everything else in the package, the engine included (whose ``Value(data, {a, b})``
+orders a set of inputs with ``stable_order``), and imports none of it.
+"""
+
+import hashlib
+import math
+import numbers
+
+__all__ = [
+    "SETS", "sort_key", "expression_digests", "is_node", "inputs_of", "raw_inputs", "post_order", "stable_order", "class_name", "not_a_node", "node_number", "node_text"]
+
+SETS = (set, frozenset)
+SEQUENCES = (tuple, list)
+# The package's own name first: it holds a tuple, in operand order, so reading it costs nothing.
+_INPUT_NAMES = ("_inputs", "_prev", "inputs", "_children", "children")
+
+
+def class_name(obj):
+    """``int``, or ``Value (from module __main__)`` for a class outside the builtins: a learner's
+    class called ``Value`` is never mistaken for the package's."""
+    cls = type(obj)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    return f"{cls.__qualname__} (from module {cls.__module__})"
+
+
+def raw_inputs(node):
+    """The inputs as the node holds them (under the first of ``_INPUT_NAMES`` it has), or None."""
+    for name in _INPUT_NAMES:
+        try:
+            inputs = getattr(node, name)
+        except AttributeError:
+            continue
+        if isinstance(inputs, SETS + SEQUENCES):
+            return inputs
+    return None
+
+
+def is_node(obj):
+    """Does ``obj`` look like a micrograd node: ``.data`` and its inputs (see ``_INPUT_NAMES``)?"""
+    return hasattr(obj, "data") and raw_inputs(obj) is not None
+
+
+def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
+    """The TypeError for something that is not a graph node, saying what a node needs."""
+    hint = ""
+    if isinstance(obj, type):
+        module = "" if obj.__module__ == "builtins" else f" (from module {obj.__module__})"
+        return TypeError(f"{caller} takes {what}, made with your class; got the class {obj.__qualname__}{module} itself")
+    if isinstance(obj, SETS + SEQUENCES) and obj and is_node(next(iter(obj))):
+        hint = f"; pass one node, not a {type(obj).__name__} of them"
+    elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):
+        hint = "; it has .data but no ._prev, .inputs, ._children or .children holding its inputs (a set, tuple or list)"
+    return TypeError(
+        f"{caller} takes {what}: an object with a number in .data and its inputs in ._prev "
+        f"(or .inputs, ._children, .children); got {class_name(obj)}{hint}"
+    )
+
+
+def inputs_of(node):
+    """The node's inputs as a tuple: in operand order, or in stable order when held in a set."""
+    inputs = raw_inputs(node)
+    if isinstance(inputs, SETS):
+        return stable_order(inputs)
+    return tuple(inputs) if inputs is not None else ()
+
+
+def post_order(root, inputs=inputs_of):
+    """Every node below ``root`` once, each after all of its ``inputs(node)``, root last.
+
+    Depth first with an explicit stack, so a chain a million deep is fine; nodes are told apart
+    by identity, never by ``==`` or ``hash``, which a learner's class may define otherwise.
+    """
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+        elif id(node) not in seen:
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(inputs(node)) if id(child) not in seen)
+    return order
+
+
+def node_number(node, name, default=None):
+    value = getattr(node, name, default)
+    if value is None and default is not None:
+        return float(default)
+    if isinstance(value, numbers.Real) or hasattr(value, "__float__"):
+        try:
+            return float(value)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    raise TypeError(
+        f"a node's .{name} must be a number; a {class_name(node)} in the graph holds "
+        f"{value!r:.60} ({type(value).__name__})"
+    )
+
+
+def node_text(node, *names):
+    for name in names:
+        value = getattr(node, name, None)
+        if value is not None and not callable(value):
+            return value if isinstance(value, str) else str(value)
+    return ""
+
+
+def sort_key(node):
+    """What orders inputs held in a set, before the expression below them is needed."""
+    data = getattr(node, "data", 0.0)
+    try:
+        data = float(data)
+    except (TypeError, ValueError, OverflowError):
+        data = math.nan
+    return (node_text(node, "label"), (math.isnan(data), 0.0 if math.isnan(data) else data), node_text(node, "_op", "op"))
+
+
+def _held_inputs(node):
+    """The inputs as the node holds them, unordered sets included: all a digest needs."""
+    return raw_inputs(node) or ()
+
+
+def expression_digests(root):
+    """{id(node): a digest of the expression below node}, for every node below root."""
+    digests = {}
+    for node in post_order(root, lambda n: tuple(_held_inputs(n))):
+        inputs = _held_inputs(node)
+        below = [digests[id(child)] for child in inputs]
+        if isinstance(inputs, SETS):
+            below.sort()
+        text = "\x1f".join(map(str, sort_key(node))) + "\x1e" + "\x1e".join(below)
+        digests[id(node)] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    return digests
+
+
+def stable_order(inputs, digests=None):
+    """``inputs`` (a set) as a tuple in an order that depends only on the graph: by label, data and
+    op, and where those tie, by the expression below each input."""
+    inputs = list(inputs)
+    keys = [sort_key(node) for node in inputs]
+    if len(set(keys)) < len(keys):  # a tie: look below (rare, and only then worth the walk)
+        if digests is None:
+            digests = {}
+            for node in inputs:
+                digests.update(expression_digests(node))
+        keys = [key + (digests[id(node)],) for key, node in zip(keys, inputs)]
+    return tuple(inputs[i] for i in sorted(range(len(inputs)), key=keys.__getitem__))
