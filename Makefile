@@ -27,7 +27,7 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	fi
 	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
-	@$(VENV_PYTHON) -m micrograd.yours --autoload >/dev/null
+	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
 
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
@@ -57,7 +57,7 @@ site: $(SETUP_STAMP)
 grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
 	@if [ "$$(uname -s)" = Linux ]; then scripts/ensure-system-deps bubblewrap; fi
-	$(VENV_PYTHON) -m micrograd.grading "$(DIR)"
+	$(VENV_PYTHON) -m micrograd.course.grading "$(DIR)"
 
 # Resolves the dependencies afresh in a throwaway venv, so nothing installed by
 # hand (torch, for one) ends up pinned.

@@ -14,8 +14,8 @@ import pytest
 import test_slip_catalogue
 from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson
 
-from micrograd import yours
-from micrograd.exercises import lesson05, lesson06
+from micrograd.course import pieces, yours
+from micrograd.course import lesson05, lesson06
 
 LESSONS = {int(path.name[:2]): path for path in NOTEBOOKS.glob("0[3-6]_*.ipynb")}
 
@@ -141,7 +141,7 @@ def test_a_variant_its_check_accepts_runs_to_the_end_of_lesson_6(tmp_path, varia
     typed = {cell: as_typed(piece, source) for cell in CELLS[piece]}
     runs = run_from(tmp_path, typed)
     assert {lesson: errors(r) for lesson, r in runs.items()} == dict.fromkeys(runs, []), variant
-    names = yours._BY_KEY[CELLS[piece][-1][1]].defines
+    names = pieces.BY_KEY[CELLS[piece][-1][1]].defines
     mine = [line for r in runs.values() for line in status_lines(r) if any(f" {name}" in line for name in names)]
     assert mine and all(line.startswith("✓ ") for line in mine), (variant, mine)
 

@@ -343,7 +343,7 @@ def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times
 
 def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section(tmp_path):
     claim(2, "(running the cell again replaces that section)")
-    from micrograd import yours
+    from micrograd.course import yours
 
     yours.store("lesson 2: MyValue", "class MyValue:\n    first = True\n", folder=tmp_path)
     yours.store("lesson 2: MyValue", "class MyValue:\n    second = True\n", folder=tmp_path)
@@ -1132,7 +1132,7 @@ def test_lesson08_uniform_weights_scaled_by_root_3_over_n_have_variance_1_over_n
     assert mean_square * 3 / 64 == pytest.approx(1 / 64, rel=0.1)  # uniform(-1, 1)·√(3/64): variance 1/64
 
 
-LESSON8_SETUP = ("from micrograd.exercises import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
+LESSON8_SETUP = ("from micrograd.course import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
                  "model = MLP(64, [24, 10], rng=0)\nprint", "def mean_loss(model, X, y):")
 
 
@@ -1367,7 +1367,7 @@ def test_lesson09_a_wrong_derivative_can_agree_with_the_right_one_at_0_or_1():
 def test_lesson09_solution_softplus_passes_at_0_and_fails_elsewhere():
     cells = json.loads((NOTEBOOKS / "solutions" / "09_debugging_autograd.ipynb").read_text(encoding="utf-8"))["cells"]
     assert "`softplus` passes at 0 and fails everywhere else" in _squeezed(" ".join("".join(c["source"]) for c in cells))
-    from micrograd.exercises.lesson09 import suspects
+    from micrograd.course.lesson09 import suspects
 
     assert gradcheck(suspects["softplus"], [0.0]).ok
     assert not any(gradcheck(suspects["softplus"], [x]).ok for x in (-2.0, -0.5, 0.5, 2.0))

@@ -5,8 +5,8 @@ import math
 import pytest
 
 from micrograd import Value
-from micrograd.exercises import Verdict, exercise_titles
-from micrograd.exercises.checking import VERDICT_MIME, TODO, checker, close, failed, lesson_of, passed
+from micrograd.course import Verdict, exercise_titles
+from micrograd.course.verdicts import VERDICT_MIME, TODO, checker, close, failed, lesson_of, passed
 
 
 @checker("Exercise 1: the slope at 3", lesson="99")
@@ -46,10 +46,10 @@ def test_verdict_fields_and_dict():
 
 def test_the_verdict_carries_its_lesson(capsys):
     assert check_slope(14.0).lesson == "99"
-    from micrograd.exercises import lesson02
+    from micrograd.course import lesson02
 
     assert lesson02.count_nodes_and_edges(TODO, TODO).lesson == "02"
-    assert lesson_of("micrograd.exercises.lesson10") == "10"
+    assert lesson_of("micrograd.course.lesson10") == "10"
     assert lesson_of("tests.test_something") == ""
 
 
@@ -100,7 +100,7 @@ def test_a_verdict_is_shown_once_in_a_notebook():
     from nbclient import NotebookClient
 
     cell = nbformat.v4.new_code_cell(
-        "from micrograd.exercises.checking import checker, passed\n"
+        "from micrograd.course.verdicts import checker, passed\n"
         "check = checker('Exercise 1: x', lesson='03')(lambda a: passed())\n"
         "check(1)"
     )
@@ -139,10 +139,10 @@ def test_a_lesson_checks_its_exercises_in_the_order_of_exercise_titles(path):
     source = "".join("".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
     titles = exercise_titles(lesson)
     if not titles:
-        assert "micrograd.exercises import" not in source
+        assert "micrograd.course import" not in source
         return
-    assert f"from micrograd.exercises import lesson{lesson} as check" in source
-    module = importlib.import_module(f"micrograd.exercises.lesson{lesson}")
+    assert f"from micrograd.course import lesson{lesson} as check" in source
+    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
     assert [getattr(module, name).title for name in _checks_called(path)] == titles
     solution = NOTEBOOKS / "solutions" / path.name
     assert [getattr(module, name).title for name in _checks_called(solution)] == titles
@@ -160,7 +160,7 @@ class LectureStyleValue:
 
 def test_as_number_reads_numbers_numpy_and_values():
     np = pytest.importorskip("numpy")
-    from micrograd.exercises.checking import as_number, as_whole_number
+    from micrograd.course.verdicts import as_number, as_whole_number
 
     assert as_number(2.5) == 2.5 and as_number(3) == 3
     # numpy's scalars have a .data of their own, a memoryview of their bytes: never read it
@@ -184,7 +184,7 @@ def test_as_number_reads_numbers_numpy_and_values():
     (float("nan"), "nan, not a finite number"),
 ])
 def test_number_problem_says_what_was_given_and_what_is_expected(answer, words):
-    from micrograd.exercises.checking import number_problem
+    from micrograd.course.verdicts import number_problem
 
     message = number_problem(answer, "your answer is", "give one number, e.g. 1.5")
     assert message.startswith("your answer is ") and words in message and message.endswith("give one number, e.g. 1.5")
@@ -193,13 +193,13 @@ def test_number_problem_says_what_was_given_and_what_is_expected(answer, words):
 
 def test_number_problem_names_an_array_by_its_shape():
     np = pytest.importorskip("numpy")
-    from micrograd.exercises.checking import number_problem
+    from micrograd.course.verdicts import number_problem
 
     assert "(ndarray of shape (2,)): one number belongs here, not an array" in number_problem(np.array([1.0, 2.0]))
 
 
 def test_decimals_kept_accepts_a_number_rounded_or_cut_off_as_printed():
-    from micrograd.exercises.checking import decimals_kept
+    from micrograd.course.verdicts import decimals_kept
 
     assert decimals_kept(-8.726, -8.726304) == 3 and decimals_kept(-8.73, -8.726304, fewest=2) == 2
     assert decimals_kept(2.302, math.log(10)) == 3  # cut off
@@ -211,6 +211,6 @@ def test_the_checkers_read_answers_without_importing_numpy():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom micrograd.exercises import " + ", ".join(f"lesson{n:02d}" for n in range(1, 11))
+    code = ("import sys\nfrom micrograd.course import " + ", ".join(f"lesson{n:02d}" for n in range(1, 11))
             + "\nassert 'numpy' not in sys.modules, 'a checker imported numpy'")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -3,8 +3,8 @@
 import pytest
 
 from micrograd import Value
-from micrograd.exercises import lesson01 as check
-from micrograd.exercises.checking import TODO
+from micrograd.course import lesson01 as check
+from micrograd.course.verdicts import TODO
 
 f = lambda x: 3 * x**2 - 4 * x + 5
 

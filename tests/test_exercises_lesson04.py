@@ -5,8 +5,8 @@ import math
 import pytest
 
 from micrograd import Value
-from micrograd.exercises import lesson04 as check
-from micrograd.exercises.checking import TODO
+from micrograd.course import lesson04 as check
+from micrograd.course.verdicts import TODO
 
 
 @pytest.fixture(autouse=True)
@@ -315,7 +315,7 @@ def test_a_failure_drawing_of_a_deep_graph_shows_the_marked_node_near_its_verdic
 
 def test_the_neighbourhood_of_a_wrong_node_is_its_consumer_and_their_inputs():
     from micrograd import Value
-    from micrograd.exercises.figures import neighbourhood
+    from micrograd.course.figures import neighbourhood
 
     x, y, z = Value(1.5, label="x"), Value(-1.0, label="y"), Value(0.5, label="z")
     m = x * y

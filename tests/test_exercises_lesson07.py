@@ -5,8 +5,8 @@ import random
 import pytest
 
 from micrograd import Value, data, losses, metrics
-from micrograd.exercises import lesson07 as check
-from micrograd.exercises.checking import TODO
+from micrograd.course import lesson07 as check
+from micrograd.course.verdicts import TODO
 from micrograd.nn import MLP
 
 

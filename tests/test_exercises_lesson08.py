@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from micrograd.exercises import lesson08 as check
-from micrograd.exercises.checking import TODO
+from micrograd.course import lesson08 as check
+from micrograd.course.verdicts import TODO
 
 
 @pytest.fixture(autouse=True)

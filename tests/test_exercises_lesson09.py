@@ -5,8 +5,8 @@ import math
 import pytest
 
 from micrograd import Value
-from micrograd.exercises import lesson09 as check
-from micrograd.exercises.checking import TODO
+from micrograd.course import lesson09 as check
+from micrograd.course.verdicts import TODO
 from micrograd.gradcheck import gradcheck
 
 

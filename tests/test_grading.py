@@ -1,13 +1,13 @@
 """Grading submitted notebooks: real kernels, real limits, crafted and hostile submissions.
 
 Every expectation is derived from the course itself: the exercises of a lesson
-are micrograd.exercises.exercise_titles(lesson), a right answer is the lesson's
+are micrograd.course.exercise_titles(lesson), a right answer is the lesson's
 solution notebook, an untouched submission is the lesson notebook as shipped,
 and a wrong answer is the solution with one exercise's answer set to None just
 before its (unchanged) checker call.  So the test follows the lessons as they change.
 
 To keep the file quick, every submission that needs a kernel is graded in one
-run of the command line (``python -m micrograd.grading``, a process of its own,
+run of the command line (``python -m micrograd.course.grading``, a process of its own,
 as a teacher runs it), two at a time: the lessons, the crafted ones (a loop, a
 memory hog, a flood of output) and the hostile ones, each a small notebook
 built on lesson 1's solution.  Each hostile notebook tries one attack; the
@@ -41,9 +41,9 @@ import nbformat
 import psutil
 import pytest
 
-from micrograd.exercises import exercise_titles
-from micrograd.exercises.checking import VERDICT_MIME
-from micrograd.grading import (
+from micrograd.course import exercise_titles
+from micrograd.course.verdicts import VERDICT_MIME
+from micrograd.course.grading import (
     Grade,
     format_table,
     grade_folder,
@@ -52,7 +52,7 @@ from micrograd.grading import (
     sandbox_status,
     write_csv,
 )
-from micrograd.grading import _sandbox
+from micrograd.course.grading import _sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -76,7 +76,7 @@ def notebook_of(lesson, solution=False):
 
 def checker_calls(source, lesson):
     """Calls like check.slope_function(slope) in a cell whose target is one of the lesson's checkers."""
-    module = importlib.import_module(f"micrograd.exercises.lesson{lesson}")
+    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
     try:
         tree = ast.parse(source)
     except SyntaxError:  # IPython magics: never a checker cell
@@ -92,7 +92,7 @@ def checker_calls(source, lesson):
 
 def wrong_answers(lesson, titles):
     """The solution with the answers of these exercises set to None around their (unchanged) checker calls."""
-    module = importlib.import_module(f"micrograd.exercises.lesson{lesson}")
+    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
     notebook = notebook_of(lesson, solution=True)
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -122,7 +122,7 @@ def small_notebook(*sources, lesson="01"):
 def untouched_small(lesson="01"):
     """The lesson's import and its checker calls as released, each on answers still `...`."""
     released = notebook_of(lesson)
-    cells = [nbformat.v4.new_code_cell(f"from micrograd.exercises import lesson{lesson} as check")]
+    cells = [nbformat.v4.new_code_cell(f"from micrograd.course import lesson{lesson} as check")]
     for cell in released.cells:
         if cell.cell_type != "code":
             continue
@@ -205,8 +205,8 @@ for cmdline in glob.glob('/proc/[0-9]*/cmdline'):
         words = open(cmdline, 'rb').read().decode(errors='replace').split('\\0')
     except OSError:
         continue
-    # The grader (python -m micrograd.grading DIR) and its workers; not this kernel's own sandbox.
-    if pid != os.getpid() and any(word == 'micrograd.grading' or word == 'micrograd.grading._worker' for word in words):
+    # The grader (python -m micrograd.course.grading DIR) and its workers; not this kernel's own sandbox.
+    if pid != os.getpid() and any(word == 'micrograd.course.grading' or word == 'micrograd.course.grading._worker' for word in words):
         for number in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.kill(pid, number)
@@ -265,7 +265,7 @@ micrograd.engine.Value.backward = lambda self: None
 FORGE_PATCH = """
 import dataclasses, sys
 import IPython.display
-checking = sys.modules['micrograd.exercises.' + 'checking']
+checking = sys.modules['micrograd.course.' + 'verdicts']
 real_show = getattr(checking, 'show')
 def show(verdict):
     return real_show(dataclasses.replace(verdict, status='passed', message='correct'))
@@ -337,7 +337,7 @@ def attack_paths(tmp_path_factory):
         "created": [  # files that must not exist after the run (removed by the test if they do)
             home / f"attack-{MARK}.txt",
             Path("/tmp") / f"micrograd-attack-{MARK}.txt",
-            PACKAGE / "exercises" / f"attack_{MARK}.py",
+            PACKAGE / "course" / f"attack_{MARK}.py",
             site / f"attack_{MARK}.pth",
             NOTEBOOKS / f"attack-{MARK}.txt",
             Path.home() / f".micrograd-attack-{MARK}.txt",
@@ -397,7 +397,7 @@ def graded(tmp_path_factory, attack_paths):
     numbers_patched = copy.deepcopy(untouched)
     numbers_patched.cells.insert(1, nbformat.v4.new_code_cell(FORGE_NUMBERS))
     write(folder, "forge-numbers.ipynb", numbers_patched)
-    module = importlib.import_module("micrograd.exercises.lesson01")
+    module = importlib.import_module("micrograd.course.lesson01")
     by_checker = sorted((name, value.title) for name, value in vars(module).items() if callable(value) and hasattr(value, "title"))
     rebound = copy.deepcopy(untouched)
     rebound.cells.insert(1, nbformat.v4.new_code_cell(define(TITLES_BY_CHECKER=by_checker, MIME=VERDICT_MIME) + FORGE_REBIND))
@@ -418,7 +418,7 @@ def graded(tmp_path_factory, attack_paths):
     env.pop("IPYTHONDIR", None)
     started = time.monotonic()
     run = subprocess.run(
-        [sys.executable, "-m", "micrograd.grading", str(folder), "--time-limit", str(TIME_LIMIT),
+        [sys.executable, "-m", "micrograd.course.grading", str(folder), "--time-limit", str(TIME_LIMIT),
          "--memory", str(MEMORY_GB), "--jobs", "2"],
         capture_output=True, text=True, env=env, timeout=40 * (TIME_LIMIT + ALLOWANCE), cwd=ROOT,
     )
@@ -583,7 +583,7 @@ def test_a_verdict_displayed_by_hand_is_not_counted_and_marks_the_row(rows):
 def test_monkeypatching_the_checkers_or_the_display_marks_the_row(rows):
     row = rows["forge-patch.ipynb"]
     assert row["run"].startswith("SUSPECT"), row
-    assert "replaced micrograd.exercises.checking.show" in row["suspect"], row
+    assert "replaced micrograd.course.verdicts.show" in row["suspect"], row
     assert "IPython.display.display" in row["suspect"], row
 
 
@@ -688,7 +688,7 @@ def test_a_submission_that_vanishes_or_changes_during_the_run_gets_a_row_and_the
 def _start_grader(folder, tmp, time_limit):
     env = dict(os.environ, TMPDIR=str(tmp))
     process = subprocess.Popen(
-        [sys.executable, "-m", "micrograd.grading", str(folder), "--time-limit", str(time_limit)],
+        [sys.executable, "-m", "micrograd.course.grading", str(folder), "--time-limit", str(time_limit)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
     )
     lines = queue.Queue()
@@ -759,7 +759,7 @@ def test_notebooks_of_no_lesson_of_another_lesson_or_of_two_lessons(tmp_path):
     grade = grade_notebook(other, lesson=1)
     assert (grade.lesson, grade.status) == ("02", "another lesson: lesson 02, expected 01"), grade
     mixed = notebook_of("01", solution=True)
-    mixed.cells.append(nbformat.v4.new_code_cell("from micrograd.exercises import lesson02 as check2"))
+    mixed.cells.append(nbformat.v4.new_code_cell("from micrograd.course import lesson02 as check2"))
     grade = grade_notebook(write(tmp_path, "mixed.ipynb", mixed))
     assert grade.status == "mixed lessons: imports the checkers of lessons 01, 02", grade
 
@@ -768,21 +768,21 @@ def test_lessons_are_recognised_from_every_form_of_checker_import():
     def notebook(source):
         return {"cells": [{"cell_type": "code", "source": source}]}
 
-    assert lessons_imported(notebook("from micrograd.exercises import lesson05 as check")) == {"05"}
-    assert lessons_imported(notebook(["import micrograd.exercises.lesson3\n"])) == {"03"}
-    assert lessons_imported(notebook("from micrograd.exercises import (lesson01, lesson02)")) == {"01", "02"}
-    assert lessons_imported(notebook("# from micrograd.exercises import lesson05")) == set()
+    assert lessons_imported(notebook("from micrograd.course import lesson05 as check")) == {"05"}
+    assert lessons_imported(notebook(["import micrograd.course.lesson3\n"])) == {"03"}
+    assert lessons_imported(notebook("from micrograd.course import (lesson01, lesson02)")) == {"01", "02"}
+    assert lessons_imported(notebook("# from micrograd.course import lesson05")) == set()
 
 
 def test_checker_cells_are_compared_with_the_released_lesson_statement_by_statement():
-    from micrograd.grading import _integrity
+    from micrograd.course.grading import _integrity
 
     released = notebook_of("01")
     titles = exercise_titles("01")
 
     def notebook(*sources):
         return {"cells": [{"cell_type": "code", "source": source} for source in
-                          ("from micrograd.exercises import lesson01 as check", *sources)]}
+                          ("from micrograd.course import lesson01 as check", *sources)]}
 
     def reasons(*sources, verdicts=()):
         return _integrity.suspicions(notebook(*sources), "01", list(verdicts), released)
@@ -821,7 +821,7 @@ def test_the_table_marks_suspect_rows_and_lists_why():
 def test_command_line_says_what_is_wrong_with_the_folder(tmp_path, argument, message):
     (tmp_path / "empty-folder").mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "micrograd.grading", str(tmp_path / argument)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "micrograd.course.grading", str(tmp_path / argument)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and message in result.stderr, result.stderr
 
@@ -829,14 +829,14 @@ def test_command_line_says_what_is_wrong_with_the_folder(tmp_path, argument, mes
 def test_command_line_refuses_a_memory_limit_a_drawing_kernel_cannot_live_under(tmp_path):
     (tmp_path / "a.ipynb").write_text("{}")
     result = subprocess.run(
-        [sys.executable, "-m", "micrograd.grading", str(tmp_path), "--memory", "1"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "micrograd.course.grading", str(tmp_path), "--memory", "1"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and "--memory 1 is too little" in result.stderr and "1.5 or more" in result.stderr, result.stderr
 
 
 def test_the_sandbox_binds_python_and_the_package_after_its_own_tmp(tmp_path):
     """A checkout or venv under /tmp (CI's clone may be there) must not be hidden by the sandbox's /tmp."""
-    from micrograd.grading import _sandbox
+    from micrograd.course.grading import _sandbox
 
     command = _sandbox.bwrap_command(tmp_path)
     tmpfs = next(i for i, word in enumerate(command) if word == "--tmpfs" and command[i + 1] == "/tmp")

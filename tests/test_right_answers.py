@@ -22,11 +22,11 @@ from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP
     TRAIN_SOLUTION, VALUE_SOLUTION, load, load_nn, load_nn_on, load_train
 from foreign_nodes import LECTURE_TRAIN, lecture_micrograd
 
-import micrograd.exercises
+import micrograd.course
 from micrograd import Value, data, losses, metrics
 from micrograd.engine import graph_size
-from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
-from micrograd.exercises import lesson09, lesson10
+from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
+from micrograd.course import lesson09, lesson10
 from micrograd.nn import MLP
 
 
@@ -36,12 +36,12 @@ def _quiet(capsys):
 
 
 def checkers():
-    """Every checker in micrograd.exercises, found by walking the lesson modules: {"lesson05.neuron_output": f}."""
+    """Every checker in micrograd.course, found by walking the lesson modules: {"lesson05.neuron_output": f}."""
     found = {}
-    for module in pkgutil.iter_modules(micrograd.exercises.__path__):
+    for module in pkgutil.iter_modules(micrograd.course.__path__):
         if not module.name.startswith("lesson"):
             continue
-        lesson = importlib.import_module(f"micrograd.exercises.{module.name}")
+        lesson = importlib.import_module(f"micrograd.course.{module.name}")
         for name, obj in vars(lesson).items():
             if callable(obj) and hasattr(obj, "title") and hasattr(obj, "__wrapped__") and obj.__module__ == lesson.__name__:
                 found[f"{module.name}.{name}"] = obj

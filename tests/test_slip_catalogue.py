@@ -28,8 +28,8 @@ from build_stubs import (
 )
 
 from micrograd import Value
-from micrograd.exercises import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from micrograd.exercises import lesson08, lesson09, lesson10
+from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
+from micrograd.course import lesson08, lesson09, lesson10
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""micrograd.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
+"""micrograd.course.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
 
 import json
 import random
@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from micrograd import yours
+from micrograd.course import magic, pieces, saved, status, yours
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb"))
 SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb"))
 
-STUB_VALUE_2 = dict(yours.stored_cells(LESSONS[0]))["lesson 2: MyValue"]
+STUB_VALUE_2 = dict(saved.stored_cells(LESSONS[0]))["lesson 2: MyValue"]
 
 
 def stub_sections():
-    return {key: code for notebook in LESSONS for key, code in yours.stored_cells(notebook)}
+    return {key: code for notebook in LESSONS for key, code in saved.stored_cells(notebook)}
 
 
 def write_file(folder, found):
@@ -71,9 +71,9 @@ def test_the_file_does_not_depend_on_the_order_the_cells_ran_in(tmp_path):
 
 
 def test_section_key_reads_the_magic_line():
-    assert yours.section_key(" lesson 3: MyValue") == "lesson 3: MyValue"
-    assert yours.section_key("lesson 05 : MyNeuron, MyLayer, MyMLP ") == "lesson 5: MyNeuron, MyLayer, MyMLP"
-    assert yours.section_key("MyValue") is None
+    assert saved.section_key(" lesson 3: MyValue") == "lesson 3: MyValue"
+    assert saved.section_key("lesson 05 : MyNeuron, MyLayer, MyMLP ") == "lesson 5: MyNeuron, MyLayer, MyMLP"
+    assert saved.section_key("MyValue") is None
 
 
 @pytest.mark.parametrize("folder, notebooks", [("notebooks", LESSONS), ("solutions", SOLUTIONS)])
@@ -81,18 +81,18 @@ def test_the_committed_file_is_what_the_cells_write(folder, notebooks):
     """What the shipped cells write, whatever the order they ran in: so no stored output depends on run order."""
     path = (NOTEBOOKS if folder == "notebooks" else NOTEBOOKS / "solutions") / "my_micrograd.py"
     assert len(notebooks) == 5
-    assert path.read_text() == yours.expected_file(notebooks)
+    assert path.read_text() == saved.expected_file(notebooks)
 
 
 def test_the_solutions_cells_are_the_worked_answers():
-    cells = {key: code for notebook in SOLUTIONS for key, code in yours.stored_cells(notebook)}
+    cells = {key: code for notebook in SOLUTIONS for key, code in saved.stored_cells(notebook)}
     assert set(cells) == set(yours.ANSWERS)
     for key, code in cells.items():
         assert code.strip() == yours.ANSWERS[key].strip(), key
 
 
 def test_every_build_it_cell_of_the_lessons_is_saved():
-    keys = [key for notebook in LESSONS for key, _ in yours.stored_cells(notebook)]
+    keys = [key for notebook in LESSONS for key, _ in saved.stored_cells(notebook)]
     assert keys == [piece.key for piece in yours.PIECES]
 
 
@@ -120,7 +120,7 @@ def shell():
 
 def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys, shell):
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("%load_ext micrograd.yours")
+    shell.run_cell("%load_ext micrograd.course.yours")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 41\n")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
     assert shell.user_ns["answer"] == 42
@@ -290,7 +290,7 @@ def test_lesson_4s_operations_can_be_run_twice_as_a_learner_reruns_a_cell():
 
 def test_a_cell_with_a_syntax_error_is_not_saved_over_working_code(tmp_path, monkeypatch, capsys, shell):
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("%load_ext micrograd.yours\ncheck = None")
+    shell.run_cell("%load_ext micrograd.course.yours\ncheck = None")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
     capsys.readouterr()
     shell.run_cell("%%my_micrograd lesson 2: MyValue\ndef broken(:\n    pass\n")
@@ -307,8 +307,8 @@ def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_f
     """What IPython runs in each kernel of an environment with the autoload config: a fresh shell, then a build-it cell."""
     from traitlets.config.loader import PyFileConfigLoader
 
-    path = yours.install_autoload(tmp_path / "prefix")
-    assert yours.install_autoload(tmp_path / "prefix").read_text() == path.read_text()  # a second run adds nothing
+    path = magic.install_autoload(tmp_path / "prefix")
+    assert magic.install_autoload(tmp_path / "prefix").read_text() == path.read_text()  # a second run adds nothing
     config = PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
     monkeypatch.chdir(tmp_path)
     for line in config.InteractiveShellApp.exec_lines.get_value([]):
@@ -318,7 +318,7 @@ def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_f
     said = capsys.readouterr().out
     assert 'saved in my_micrograd.py as "lesson 2: MyValue"' in said
     assert "has not run the lesson's first cell" in said
-    assert not shell.run_cell("%load_ext micrograd.yours").error_in_exec
+    assert not shell.run_cell("%load_ext micrograd.course.yours").error_in_exec
     assert "already loaded" not in capsys.readouterr().out  # the lessons' first cell stays quiet
 
 
@@ -331,7 +331,7 @@ def test_the_given_operations_show_no_machinery_and_work_on_either_style():
         namespace = {}
         for code in (value, yours.ANSWERS["lesson 4: my_topological_order"], yours.ANSWERS["lesson 4: my_backward"], given):
             exec(code, namespace)
-        status, message = yours._check_operations(namespace)
+        status, message = pieces._check_operations(namespace)
         assert status == "passed", (style, message)
 
 
@@ -344,8 +344,8 @@ def test_a_status_is_one_line_per_piece_with_its_reason_one_click_away_and_wraps
                                                                   "child.grad = local * self.grad")
     write_file(tmp_path, found)
     _, results = yours._load(4, tmp_path)
-    rows = [yours._row("MyValue", results["lesson 3: MyValue"], results)]
-    html = yours.Status(rows)._repr_html_()
+    rows = [status.row("MyValue", results["lesson 3: MyValue"], results)]
+    html = status.Status(rows)._repr_html_()
     assert html.count("<details>") == 1 and "<summary" in html
     summary = re.search(r"<summary[^>]*>(.*?)</summary>", html).group(1)
     assert summary == "✗ MyValue: using the worked answer, as yours fails lesson 3&#x27;s check"

@@ -3,7 +3,7 @@
 Every cell that starts with %%my_micrograd saves its code here, in a section
 of its own ("# %% lesson 3: MyValue"), and running the cell again replaces
 that section.  Later lessons load your pieces from this file with
-micrograd.yours.use(...), which checks each one and says on screen whether
+micrograd.course.yours.use(...), which checks each one and says on screen whether
 the lesson runs on yours or on the package's worked answer.
 
 Change your code in the lessons, not here: a cell run overwrites its section.

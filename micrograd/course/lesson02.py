@@ -8,8 +8,9 @@ has no graph to backpropagate through.
 import math
 
 from ..engine import Value, topological_order
-from .build import attempt, check_classes, fmt, nodes_below, still_stub
-from .checking import (
+from .build import attempt, check_classes, nodes_below, still_stub
+from .verdicts import (
+    fmt,
     as_number,
     as_whole_number,
     checker,

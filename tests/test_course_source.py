@@ -1,7 +1,7 @@
-"""micrograd.course: lessons quote the package's current source."""
+"""micrograd.course.source: lessons quote the package's current source."""
 
 from micrograd import Value
-from micrograd.course import show_source, source_of
+from micrograd.course.source import show_source, source_of
 
 
 def test_source_of_a_method_is_its_current_text():

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "fmt",
     "Verdict",
     "VERDICT_MIME",
     "checker",
@@ -122,7 +123,7 @@ def not_attempted(message="not attempted yet: replace ... with your answer and r
 
 
 def lesson_of(module_name):
-    """'micrograd.exercises.lesson05' -> '05'; '' for a module that is not a lesson's."""
+    """'micrograd.course.lesson05' -> '05'; '' for a module that is not a lesson's."""
     match = re.search(r"lesson(\d+)$", module_name or "")
     return f"{int(match.group(1)):02d}" if match else ""
 
@@ -300,3 +301,12 @@ def whole_number_problem(answer, what="your answer is", want="give a whole numbe
     if number is not None and math.isfinite(number):
         return f"{what} {number:g}, not a whole number; {want}"
     return f"{what} {_given(answer)}; {want}"
+
+
+def fmt(x):
+    """A number as a learner reads it: 6.0, -0.5, 0.7071."""
+    number = as_number(x)
+    x = x if number is None else number
+    if isinstance(x, float):
+        return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
+    return repr(x)

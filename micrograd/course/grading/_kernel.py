@@ -1,6 +1,6 @@
 """The grading kernel: ipykernel, started with resource limits on its own process.
 
-The grader's kernelspec runs ``python -m micrograd.grading._kernel --memory BYTES
+The grader's kernelspec runs ``python -m micrograd.course.grading._kernel --memory BYTES
 --cpu SECONDS -f CONNECTION_FILE`` (inside bubblewrap where it can).  The limits
 are set here, in the process that then becomes the kernel (os.execv keeps the
 process and its limits), so they bind the code a student wrote and everything it

@@ -7,14 +7,13 @@ attempted".
 """
 
 from ..graphs import inputs_of, post_order
-from .checking import as_number, failed, not_attempted
+from .verdicts import failed, not_attempted
 
 __all__ = [
     "Unwritten",
     "attempt",
     "still_stub",
     "check_classes",
-    "fmt",
     "nodes_below",
     "inputs_of",
     "is_value_like",
@@ -72,15 +71,6 @@ def check_classes(classes, call, untouched, check, pieces):
         return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
 
 
-def fmt(x):
-    """A number as a learner reads it: 6.0, -0.5, 0.7071."""
-    number = as_number(x)
-    x = x if number is None else number
-    if isinstance(x, float):
-        return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
-    return repr(x)
-
-
 def nodes_below(root, inputs_of):
     """Every node reachable from root through inputs_of(node), each once."""
     seen, stack, order = {id(root)}, [root], []
@@ -116,7 +106,7 @@ def root_down(root):
 
 def first_wrong(root, expected, tol=1e-9):
     """The first node from the root down whose .grad is not expected[id(node)]: (node, got, want), or None."""
-    from .checking import close
+    from .verdicts import close
 
     for node in root_down(root):
         want = expected.get(id(node))

@@ -1,4 +1,4 @@
-"""python -m micrograd.grading DIR: grade every notebook under DIR, print the table, write the CSV."""
+"""python -m micrograd.course.grading DIR: grade every notebook under DIR, print the table, write the CSV."""
 
 import argparse
 import signal
@@ -10,7 +10,7 @@ from . import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, MINIMUM_MEMORY, find_notebooks
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python -m micrograd.grading",
+        prog="python -m micrograd.course.grading",
         description="Run each submitted lesson notebook in a fresh, limited, sandboxed kernel and tabulate its "
         "exercise verdicts. Grading executes the submitted code: see the README's section on grading.",
     )

@@ -18,7 +18,7 @@ from .. import data, losses
 from ..engine import Value
 from ..nn import MLP
 from ..optim import SGD
-from .checking import as_number, checker, close, failed, number_problem, passed
+from .verdicts import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "NEW_MOONS_NOISE", "L2_ALPHA"]
 

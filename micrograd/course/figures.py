@@ -3,7 +3,7 @@
 import html
 
 from ..graphs import inputs_of, post_order
-from .build import fmt
+from .verdicts import fmt
 
 __all__ = ["wrong_gradient_figure", "neighbourhood"]
 

@@ -1,8 +1,8 @@
-"""Grade a folder of submitted lesson notebooks: ``python -m micrograd.grading DIR`` (make grade DIR=...).
+"""Grade a folder of submitted lesson notebooks: ``python -m micrograd.course.grading DIR`` (make grade DIR=...).
 
 Each notebook is run afresh and graded by the verdicts its own checkers show
 (``application/vnd.micrograd.verdict+json`` outputs, see
-micrograd.exercises.checking): one row per submission, one column per exercise
+micrograd.course.verdicts): one row per submission, one column per exercise
 of its lesson: "passed", "failed: <the checker's reason>", "not attempted", or
 "no verdict" when the exercise's checker never showed one (its cell failed,
 was deleted, or the run was stopped).
@@ -12,9 +12,9 @@ Submitted notebooks are untrusted code.  Each one runs
 - from a copy read once at the start of the run (a submission that vanishes or
   changes later is graded as read, and its row says what happened);
 - in a fresh kernel started by a worker process of its own
-  (micrograd.grading._worker), which runs no student code and reports to the
+  (micrograd.course.grading._worker), which runs no student code and reports to the
   grader over a pipe the kernel never holds;
-- on Linux, inside bubblewrap (micrograd.grading._sandbox): no network, a
+- on Linux, inside bubblewrap (micrograd.course.grading._sandbox): no network, a
   read-only view of the system, Python and the package, one writable tmpfs,
   a PID namespace of its own; it sees neither the grader, nor $HOME, nor the
   submissions.  Where bubblewrap cannot run, the kernel runs as the grader's
@@ -22,21 +22,21 @@ Submitted notebooks are untrusted code.  Each one runs
 - under a wall-clock time limit for the whole notebook, after which the worker,
   the kernel and everything they started are killed;
 - under a memory limit on the kernel process (RLIMIT_AS, set in the kernel itself by
-  micrograd.grading._kernel), with a CPU-time backstop and a cap on file sizes,
+  micrograd.course.grading._kernel), with a CPU-time backstop and a cap on file sizes,
   and with no IPython history kept.
 
 A verdict counts only when it came from a call of its checker that reads as in
 the released lesson; a row is marked suspect, with the reason, when the
 notebook changed a checker call, showed a verdict no checker call produced, or
-replaced part of micrograd.exercises or of IPython's display while it ran (see
-micrograd.grading._integrity and _audit).
+replaced part of micrograd.course or of IPython's display while it ran (see
+micrograd.course.grading._integrity and _audit).
 
 A run always ends with its table: a notebook that fails in any way gets a row
 saying so, and Ctrl-C or SIGTERM stops the run, kills what is running, and
 still writes the rows graded so far (the rest: "not graded").
 
 The lesson is recognised from the content (the checker import
-``from micrograd.exercises import lessonNN`` and the lessons of the verdicts
+``from micrograd.course import lessonNN`` and the lessons of the verdicts
 shown), never from the file name.
 """
 
@@ -45,7 +45,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import stat
 import subprocess
@@ -57,7 +56,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..exercises.checking import MARKS
+from ..verdicts import MARKS
 
 __all__ = [
     "Grade", "Grades", "grade_notebook", "grade_folder", "format_table", "write_csv", "sandbox_status",
@@ -76,7 +75,7 @@ MAX_REASONS = 10  # suspect reasons listed per row
 KERNEL_ALLOWANCE_SECONDS = 60
 
 CHECKER_IMPORT = re.compile(
-    r"^\s*(?:from\s+micrograd\.exercises\s+import\s+([\w\s,()]+)|import\s+micrograd\.exercises\.lesson(\d+))",
+    r"^\s*(?:from\s+micrograd\.course\s+import\s+([\w\s,()]+)|import\s+micrograd\.course\.lesson(\d+))",
     re.MULTILINE,
 )
 LESSON_NAME = re.compile(r"\blesson(\d+)\b")
@@ -308,7 +307,7 @@ def _socket_folder():
 def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed):
     """Run the worker on the copy: (its events, finished on its own?, the tail of its log, stopped by a signal?)."""
     command = [
-        sys.executable, "-m", "micrograd.grading._worker", str(copy),
+        sys.executable, "-m", "micrograd.course.grading._worker", str(copy),
         "--scratch", str(scratch), "--runtime", str(runtime), "--lesson", lesson, "--time-limit", str(time_limit), "--memory", str(memory),
         "--parent", str(os.getpid()),
     ]
@@ -379,7 +378,7 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
 
 
 def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released):
-    from micrograd.exercises import exercise_titles
+    from micrograd.course import exercise_titles
 
     from . import _integrity
 
@@ -559,7 +558,7 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
 
 def _columns(grades):
     """(lesson, title) for every exercise of the lessons present, in lesson and exercise order."""
-    from micrograd.exercises import exercise_titles
+    from micrograd.course import exercise_titles
 
     lessons = sorted({grade.lesson for grade in grades if grade.results})
     return [(lesson, title) for lesson in lessons for title in exercise_titles(lesson)]

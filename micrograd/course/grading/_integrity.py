@@ -17,7 +17,7 @@ lesson is compared as it is now):
   or assigns to an attribute of the checker modules marks the row suspect.
 
 What the code does at run time (monkeypatching ``show`` or IPython's display
-without naming them) is the worker's integrity check (micrograd.grading._audit).
+without naming them) is the worker's integrity check (micrograd.course.grading._audit).
 """
 
 import ast
@@ -25,7 +25,7 @@ import importlib
 import re
 from pathlib import Path
 
-CHECKER_PACKAGE = "micrograd.exercises"
+CHECKER_PACKAGE = "micrograd.course"
 
 
 def released_folder():
@@ -73,7 +73,7 @@ def _lesson_number(name):
 
 
 def aliases(notebook, lesson):
-    """The names a notebook calls the lesson's checker module by: {"check"}, {"micrograd.exercises.lesson05"}."""
+    """The names a notebook calls the lesson's checker module by: {"check"}, {"micrograd.course.lesson05"}."""
     names = set()
     for _, source in _code_cells(notebook):
         tree = _python(source)

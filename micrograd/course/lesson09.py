@@ -15,7 +15,7 @@ import math
 
 from ..engine import Value
 from ..gradcheck import gradcheck
-from .checking import checker, failed, passed
+from .verdicts import checker, failed, passed
 
 __all__ = ["subtraction", "power", "reflected", "broken_op", "suspects", "suspect_function"]
 

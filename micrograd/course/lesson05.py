@@ -10,8 +10,8 @@ import math
 from ..data import four_samples
 from ..engine import Value, graph_size
 from ..nn import MLP, Layer, Neuron
-from .build import attempt, check_classes, fmt, is_value_like, nodes_below, inputs_of, still_stub
-from .checking import as_number, as_whole_number, checker, close, failed, number_problem, passed, whole_number_problem
+from .build import attempt, check_classes, is_value_like, nodes_below, inputs_of, still_stub
+from .verdicts import fmt, as_number, as_whole_number, checker, close, failed, number_problem, passed, whole_number_problem
 
 __all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
 

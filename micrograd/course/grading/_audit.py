@@ -4,7 +4,7 @@ The worker evaluates ``fingerprint(lesson, alias)`` in the kernel (as a user
 expression of its own request, before the notebook's first cell and after each
 of its cells) and compares every fingerprint with the first one, which it keeps
 outside the kernel.  A fingerprint names each function and class of
-micrograd.exercises (the checkers, the checker decorator, Verdict, show) and of
+micrograd.course (the checkers, the checker decorator, Verdict, show) and of
 the rest of the package (its engine, whose numbers the checkers compare with;
 and its module-level data), the standard library's number tools (math,
 operator, numbers, functools, the builtins), the IPython functions a verdict
@@ -47,13 +47,13 @@ def fingerprint(lesson, alias=None):
     """A JSON object: what -> identity, for everything a verdict passes through."""
     marks = {}
     keep = []
-    lesson_module = f"micrograd.exercises.lesson{lesson}"
+    lesson_module = f"micrograd.course.lesson{lesson}"
     __import__(lesson_module)
     # The checkers, and everything they compute with: the package's modules, and the standard
     # library's number tools (a patched math.isclose would pass any answer).
     watched = sorted(
         name for name in sys.modules
-        if (name == "micrograd" or name.startswith("micrograd.")) and not name.startswith("micrograd.grading.")
+        if (name == "micrograd" or name.startswith("micrograd.")) and not name.startswith("micrograd.course.grading.")
     ) + [__name__, *STANDARD_LIBRARY]
     for name in watched:
         module = sys.modules.get(name) or __import__(name)

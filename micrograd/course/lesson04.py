@@ -13,8 +13,8 @@ import traceback
 from ..engine import Value
 from ..gradcheck import central_difference
 from ..graphs import post_order
-from .build import fmt, root_down, wrong_gradient
-from .checking import as_number, checker, close, failed, number_problem, passed
+from .build import root_down, wrong_gradient
+from .verdicts import fmt, as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
 

@@ -13,13 +13,12 @@ from .build import (
     attempt,
     check_classes,
     first_wrong,
-    fmt,
     nodes_below,
     root_down,
     still_stub,
     wrong_gradient,
 )
-from .checking import as_number, checker, close, decimals_kept, failed, number_problem, passed
+from .verdicts import fmt, as_number, checker, close, decimals_kept, failed, number_problem, passed
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
 

@@ -1,7 +1,7 @@
 """The sandbox a submission's kernel runs in: bubblewrap on Linux, or nothing.
 
 Only the kernel (the process that runs the student's code) is sandboxed.  The
-worker that talks to it (micrograd.grading._worker) runs outside, reads the
+worker that talks to it (micrograd.course.grading._worker) runs outside, reads the
 kernel's messages over Unix sockets in a folder of the worker's making, and
 sends the grader what it saw through a pipe the kernel never holds.
 
@@ -151,7 +151,7 @@ def unavailable():
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="micrograd-bwrap-probe-") as folder:
-        command = [*bwrap_command(folder), sys.executable, "-c", "import micrograd.exercises"]
+        command = [*bwrap_command(folder), sys.executable, "-c", "import micrograd.course"]
         try:
             result = subprocess.run(command, capture_output=True, text=True, timeout=60)
         except (OSError, subprocess.TimeoutExpired) as error:

@@ -7,7 +7,7 @@ from ..engine import Value, graph_size, topological_order
 from ..gradcheck import gradcheck
 from ..losses import sum_of_squares
 from ..nn import MLP
-from .checking import as_whole_number, checker, failed, passed, whole_number_problem
+from .verdicts import as_whole_number, checker, failed, passed, whole_number_problem
 
 __all__ = ["node_count", "c_port_formula", "fused_loss"]
 

@@ -1,11 +1,11 @@
 """Runs one submitted notebook in a fresh kernel and reports what it showed.
 
-``python -m micrograd.grading._worker NOTEBOOK --scratch DIR --lesson NN
+``python -m micrograd.course.grading._worker NOTEBOOK --scratch DIR --lesson NN
 --time-limit S --memory BYTES [--alias NAME] [--sandbox]``
 
 The grader starts this in a process of its own.  The worker runs no student
 code: it starts a fresh kernel (inside bubblewrap with --sandbox, see
-micrograd.grading._sandbox), runs the notebook's cells in order with nbclient
+micrograd.course.grading._sandbox), runs the notebook's cells in order with nbclient
 (a failing cell does not stop the ones after it), and writes one JSON line per
 event to its standard output, a pipe the grader reads as it goes:
 
@@ -44,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-from micrograd.exercises.checking import VERDICT_MIME  # the checkers' own name for it
+from micrograd.course.verdicts import VERDICT_MIME  # the checkers' own name for it
 
 MAX_VERDICT_BYTES = 16_384  # a verdict is a few hundred bytes; anything bigger is not one
 # A lesson's cell shows a verdict or two; past these, the rest are not passed on to the grader.
@@ -190,12 +190,12 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
 
 
 def write_kernelspec(folder, memory, cpu_seconds, prefix):
-    """A kernelspec folder whose one kernel is micrograd.grading._kernel with these limits."""
+    """A kernelspec folder whose one kernel is micrograd.course.grading._kernel with these limits."""
     spec = Path(folder) / "micrograd-grading"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [
-            *prefix, sys.executable, "-m", "micrograd.grading._kernel",
+            *prefix, sys.executable, "-m", "micrograd.course.grading._kernel",
             "--memory", str(memory), "--cpu", str(cpu_seconds),
             "-f", "{connection_file}",
         ],
@@ -206,10 +206,10 @@ def write_kernelspec(folder, memory, cpu_seconds, prefix):
 
 
 def audit(client, lesson, alias):
-    """The kernel's fingerprint (micrograd.grading._audit), or raise RuntimeError saying why there is none."""
+    """The kernel's fingerprint (micrograd.course.grading._audit), or raise RuntimeError saying why there is none."""
     from jupyter_core.utils import run_sync
 
-    expression = f"__import__('micrograd.grading._audit', fromlist=['_']).fingerprint({lesson!r}, {alias!r})"
+    expression = f"__import__('micrograd.course.grading._audit', fromlist=['_']).fingerprint({lesson!r}, {alias!r})"
 
     async def ask():
         msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"marks": expression})

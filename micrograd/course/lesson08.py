@@ -11,7 +11,7 @@ import numbers
 import random
 
 from ..engine import Value
-from .checking import as_number, checker, close, decimals_kept, failed, number_problem, passed
+from .verdicts import as_number, checker, close, decimals_kept, failed, number_problem, passed
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
 

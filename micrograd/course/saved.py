@@ -1,0 +1,151 @@
+"""my_micrograd.py, the file that carries the learner's code from lesson to lesson.
+
+Every ``%%my_micrograd lesson N: piece`` cell saves its code in a section of its own
+(``# %% lesson 3: MyValue``), replacing the one there, atomically and under a lock (several
+kernels may share the folder).  The sections are kept in lesson order.
+"""
+
+import contextlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from .pieces import PIECES
+
+__all__ = ["FILE_NAME", "HEADER", "sections", "store", "section_key", "stored_cells", "expected_file", "body", "path_in", "order"]
+
+FILE_NAME = "my_micrograd.py"
+
+HEADER = '''\
+"""my_micrograd.py: your own micrograd, as you wrote it in the lessons.
+
+Every cell that starts with %%my_micrograd saves its code here, in a section
+of its own ("# %% lesson 3: MyValue"), and running the cell again replaces
+that section.  Later lessons load your pieces from this file with
+micrograd.course.yours.use(...), which checks each one and says on screen whether
+the lesson runs on yours or on the package's worked answer.
+
+Change your code in the lessons, not here: a cell run overwrites its section.
+"""
+'''
+
+_MARK = re.compile(r"^# %% lesson (\d+): (.+?)\s*$")
+_LINE = re.compile(r"^\s*lesson\s*(\d+)\s*:\s*(\S.*?)\s*$")
+
+
+def path_in(folder=None):
+    return Path(folder if folder is not None else os.getcwd()) / FILE_NAME
+
+
+def sections(folder=None):
+    """{key: (first line number of the code, code)} of my_micrograd.py in folder (the working folder)."""
+    path = path_in(folder)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return {}
+    return _parse(text)
+
+
+def _parse(text):
+    found, key, start, lines = {}, None, 0, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        mark = _MARK.match(line)
+        if mark:
+            if key is not None:
+                found[key] = (start, body(lines))
+            key, start, lines = f"lesson {int(mark.group(1))}: {mark.group(2)}", number + 1, []
+        elif key is not None:
+            lines.append(line)
+    if key is not None:
+        found[key] = (start, body(lines))
+    return found
+
+
+def body(lines):
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def order(key, seen):
+    lesson = int(_MARK.match(f"# %% {key}").group(1))
+    known = [piece.key for piece in PIECES]
+    return (lesson, known.index(key) if key in known else len(known) + seen.index(key))
+
+
+def _render(found):
+    seen = list(found)
+    parts = [HEADER]
+    for key in sorted(found, key=lambda k: order(k, seen)):
+        parts.append(f"\n\n# %% {key}\n{found[key][1]}")
+    return "".join(parts)
+
+
+@contextlib.contextmanager
+def _locked(folder):
+    """Hold a lock on the folder while the file is read and rewritten (several kernels may share it)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS: no lock, the write is still atomic
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def store(key, code, folder=None):
+    """Save code as the section key of my_micrograd.py in folder, replacing the one there; atomic."""
+    path = path_in(folder)
+    folder = path.parent
+    with _locked(folder):
+        found = sections(folder)
+        found = {k: v for k, v in found.items()}
+        found[key] = (0, body(code.splitlines()))
+        text = _render(found)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".my_micrograd.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    return path
+
+
+def section_key(line):
+    """'lesson 3: MyValue' (the magic's line) -> 'lesson 3: MyValue', or None if it is not that form."""
+    match = _LINE.match(line or "")
+    if not match:
+        return None
+    return f"lesson {int(match.group(1))}: {match.group(2)}"
+
+
+def stored_cells(notebook):
+    """[(key, code)] of a notebook's %%my_micrograd cells, in order: what running them stores."""
+    import json
+
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    found = []
+    for cell in cells:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and source.startswith("%%my_micrograd"):
+            line, _, body = source.partition("\n")
+            found.append((section_key(line[len("%%my_micrograd"):]), body))
+    return found
+
+
+def expected_file(notebooks):
+    """The text my_micrograd.py holds after the notebooks' %%my_micrograd cells have run, in any order."""
+    found = {}
+    for notebook in notebooks:
+        for key, code in stored_cells(notebook):
+            found[key] = (0, body(code.splitlines()))
+    return _render(found)

@@ -1,0 +1,188 @@
+"""Your own micrograd, carried from lesson to lesson.
+
+In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
+``MyValue`` (lessons 2 and 3), ``my_topological_order`` and ``my_backward``
+(lesson 4), ``MyNeuron``, ``MyLayer`` and ``MyMLP`` (lesson 5), ``my_train``
+(lesson 6).  Two things carry them forward:
+
+- ``%load_ext micrograd.course.yours`` gives the notebook the cell magic
+  ``%%my_micrograd lesson 3: MyValue``.  A cell that starts with it runs as
+  usual, and its code is also saved in ``my_micrograd.py`` in the notebook's
+  folder, one section per lesson and piece; running the cell again replaces
+  its section.  After ``python -m micrograd.course.magic --autoload``, every kernel
+  of the environment knows the magic from its start, so a build-it cell runs
+  even after a restart that skipped the lesson's first cell.
+- ``use("MyValue", lesson=3)`` gives a later lesson your piece as it stood at
+  the end of lesson 3.  Each piece is checked, quietly, with the checker of the
+  lesson that wrote it, and one line says what the lesson runs on: yours, or,
+  while yours is not written yet or fails its check, the package's worked
+  answer (``answer("lesson 3: MyValue")`` shows it), so a lesson always runs.
+
+Everything is plain Python: ``my_micrograd.py`` can be read and edited, and the
+loader runs its sections in lesson order in one namespace, as if the cells had
+been run one after the other.
+"""
+
+import builtins
+import contextlib
+import io
+import math
+import random
+
+from .answers import ANSWERS, answer
+from .magic import load_ipython_extension
+from .pieces import BY_KEY, PIECES
+from .saved import FILE_NAME, order, path_in, sections, store
+from .status import Status, row, show
+
+__all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "load_ipython_extension"]
+
+
+class _Result:
+    def __init__(self, key, status, message, source):
+        self.key, self.status, self.message, self.source = key, status, message, source
+
+
+def _transform(code):
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:  # pragma: no cover - IPython comes with the notebooks
+        return code
+    return TransformerManager().transform_cell(code)
+
+
+def _run(code, ns, filename, first_line):
+    """Run one section in ns; None, or why it could not run."""
+    try:
+        compiled = compile("\n" * (first_line - 1) + _transform(code), filename, "exec")
+    except SyntaxError as error:
+        return f"it has a syntax error on line {error.lineno} of {FILE_NAME}: {error.msg}"
+    try:
+        exec(compiled, ns)
+    except Exception as error:  # noqa: BLE001 - the learner's code: say what it raised
+        return f"running it raised {type(error).__name__}: {error}"
+    return None
+
+
+def _check(piece, ns, before):
+    missing = [name for name in piece.defines if name not in ns or ns[name] is before.get(name)]
+    if missing:
+        return ("failed", f"its cell does not define {', '.join(missing)}")
+    try:
+        outcome = piece.check(ns)
+    except NotImplementedError:
+        return ("not attempted", "not written yet")
+    except Exception as error:  # noqa: BLE001 - as the checkers themselves report it
+        return ("failed", f"your code raised {type(error).__name__}: {error}")
+    return outcome[0], outcome[1]
+
+
+_CACHE = {}
+
+
+def _lesson_imports():
+    """The names the lessons' first cells import that a saved cell may use (my_train's sum_of_squares, say)."""
+    from ..engine import Value
+    from ..losses import mse, sum_of_squares
+
+    return {"math": math, "random": random, "Value": Value, "mse": mse, "sum_of_squares": sum_of_squares}
+
+
+class _NoCheck:
+    """Stands for a lesson's ``check`` module while saved cells run: any checker call is a no-op."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Nothing the learner's code or a checker prints or displays reaches the screen."""
+    try:
+        from IPython import get_ipython
+        from IPython.utils.capture import capture_output
+    except ImportError:  # pragma: no cover
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        with capture_output():
+            yield
+        return
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        yield
+
+
+def _load(lesson, folder=None):
+    """Run every section of the lessons up to lesson, in order, checking each known piece."""
+    found = sections(folder)
+    cache_key = (str(path_in(folder)), lesson, tuple(sorted((k, v[1]) for k, v in found.items())))
+    if cache_key in _CACHE:
+        return _CACHE[cache_key]
+    # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
+    ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
+    results = {}
+    filename = str(path_in(folder))
+    keys = [p.key for p in PIECES if p.lesson <= lesson]
+    keys += [k for k in found if k not in BY_KEY and order(k, list(found))[0] <= lesson]
+    keys.sort(key=lambda k: order(k, list(found)))
+    state = random.getstate()  # checkers and classes may draw numbers: the lesson's own sequence is kept
+    with _quiet():
+        for key in keys:
+            piece = BY_KEY.get(key)
+            if key in found:
+                first_line, code = found[key]
+                before = {name: ns.get(name) for name in (piece.defines if piece else ())}
+                problem = _run(code, ns, filename, first_line)
+                if piece is None:
+                    continue
+                if problem:
+                    status, message = "failed", problem
+                else:
+                    status, message = _check(piece, ns, before)
+                if status == "not attempted":
+                    status, message = "missing", "not written yet"
+                source = "yours"
+            else:
+                if piece is None:
+                    continue
+                status, message, source = "missing", "not written yet", None
+            if status != "passed":
+                _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
+            results[key] = _Result(key, status, message, source)
+    random.setstate(state)
+    _CACHE.clear()
+    _CACHE[cache_key] = (ns, results)
+    return ns, results
+
+
+def _key_for(name, lesson):
+    """The latest piece up to lesson that defines name."""
+    keys = [p.key for p in PIECES if p.lesson <= lesson and name in p.defines and p.name != "more operations"]
+    if not keys:
+        raise ValueError(f"no lesson up to {lesson} writes {name}; the pieces are "
+                         + ", ".join(sorted({n for p in PIECES for n in p.defines if p.name != 'more operations'})))
+    return keys[-1]
+
+
+def use(*names, lesson, folder=None):
+    """Your pieces as they stood at the end of lesson: MyValue = use("MyValue", lesson=3).
+
+    Shows one line per piece: yours (checked by its lesson's checker), or the package's
+    worked answer while yours is not written yet or fails its check, and why.  Returns the piece,
+    or a tuple of them for several names.
+    """
+    if not names:
+        raise TypeError('name the pieces to use, e.g. use("MyValue", lesson=3)')
+    keys = {name: _key_for(name, lesson) for name in names}
+    ns, results = _load(lesson, folder)
+    rows, shown = [], set()
+    for name in names:
+        key = keys[name]
+        if key in shown:
+            continue
+        shown.add(key)
+        piece = BY_KEY[key]
+        label = ", ".join(piece.defines) if len(piece.defines) > 1 else name
+        rows.append(row(label, results[key], results))
+    show(Status(rows))
+    objects = tuple(ns[name] for name in names)
+    return objects[0] if len(objects) == 1 else objects
