@@ -1,0 +1,210 @@
+"""The package's layout, as micrograd/README.md gives it: each module imports only what sits above it there.
+
+The imports are read from the code (every ``import`` and ``from ... import`` of the package, those inside
+functions included), so a module that starts importing upward, a new circle, a module the page does not
+list or one past 400 lines fails here, naming the module.
+"""
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "micrograd"
+PAGE = PACKAGE / "README.md"
+MAX_LINES = 400
+MAX_ENGINE_LINES = 300
+ROW = re.compile(r"^\|\s*`(?P<path>[\w/]+\.py)`\s*\|(?P<what>.*)\|(?P<imports>[^|]*)\|\s*$")
+
+
+def module_name(path):
+    """'viz/graph.py' -> 'viz.graph'; 'viz/__init__.py' -> 'viz'; '__init__.py' -> 'micrograd'."""
+    parts = list(Path(path).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or "micrograd"
+
+
+def modules(package=PACKAGE):
+    """{module name: path} of every Python file of the package."""
+    return {module_name(path.relative_to(package)): path for path in sorted(package.rglob("*.py"))}
+
+
+def imports_of(name, source, known):
+    """The package's modules that ``source`` (module ``name``) imports, as module names."""
+    is_package = name == "micrograd" or source.path_is_package
+    here = [] if name == "micrograd" else name.split(".")
+    found = set()
+    for node in ast.walk(ast.parse(source.text)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here if is_package else here[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and (node.module == "micrograd" or node.module.startswith("micrograd.")):
+                prefix = node.module.removeprefix("micrograd").lstrip(".")
+            else:
+                continue
+            for alias in node.names:
+                dotted = f"{prefix}.{alias.name}" if prefix else alias.name
+                found.add(dotted if dotted in known else (prefix or "micrograd"))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "micrograd" or alias.name.startswith("micrograd."):
+                    found.add(alias.name.removeprefix("micrograd").lstrip(".") or "micrograd")
+    return {module for module in found if module in known and module != name}
+
+
+class Source:
+    def __init__(self, path):
+        self.text = path.read_text(encoding="utf-8")
+        self.path_is_package = path.name == "__init__.py"
+
+
+def import_graph(package=PACKAGE):
+    found = modules(package)
+    return {name: imports_of(name, Source(path), found) for name, path in found.items()}
+
+
+def page_rows(text):
+    """[(module name, {modules it imports, as the page says})], in the page's order."""
+    rows = []
+    for line in text.splitlines():
+        match = ROW.match(line)
+        if match:
+            listed = {item.strip().strip("`") for item in match["imports"].split(",") if item.strip()}
+            rows.append((module_name(match["path"]), listed))
+    return rows
+
+
+def circles(graph):
+    """The import circles of graph, each as a list of modules (Tarjan's strongly connected components)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def layout_problems(graph, rows, line_counts):
+    """Everything in which the code and the page disagree, one sentence each; [] when they agree."""
+    problems = []
+    place = {name: k for k, (name, _) in enumerate(rows)}
+    for name in sorted(set(graph) - set(place)):
+        problems.append(f"{name} has no line in micrograd/README.md: add one saying what it is and what it imports")
+    for name in sorted(set(place) - set(graph)):
+        problems.append(f"micrograd/README.md lists {name}, which is not in the package")
+    for name, listed in rows:
+        actual = graph.get(name, set())
+        for other in sorted(actual):
+            if other.startswith("course") and not name.startswith("course"):
+                problems.append(f"{name} is part of the library but imports the course's {other}")
+            elif other in place and place[other] > place[name]:
+                problems.append(f"{name} imports {other}, which sits below it in micrograd/README.md: an upward import")
+        if actual != listed and name in graph:
+            problems.append(f"{name} imports {sorted(actual)}, but micrograd/README.md says {sorted(listed)}")
+    for circle in circles(graph):
+        problems.append(f"an import circle: {' -> '.join(circle + circle[:1])}")
+    for name, count in sorted(line_counts.items()):
+        limit = MAX_ENGINE_LINES if name == "engine" else MAX_LINES
+        if count > limit:
+            problems.append(f"{name} has {count} lines, past {limit}: split it by what each part is")
+    return problems
+
+
+def line_counts(package=PACKAGE):
+    return {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules(package).items()}
+
+
+def test_the_package_is_laid_out_as_micrograd_readme_says():
+    assert layout_problems(import_graph(), page_rows(PAGE.read_text(encoding="utf-8")), line_counts()) == []
+
+
+def test_the_library_and_the_course_are_the_two_things_ls_shows():
+    top = sorted(path.name for path in PACKAGE.iterdir() if not path.name.startswith(("_", ".")) or path.name == "__init__.py")
+    packages = [name for name in top if (PACKAGE / name).is_dir()]
+    assert packages == ["course", "viz", "widgets"], top
+
+
+# The checks above, shown to fail: each broken layout below is a real one the test must refuse.
+
+def _current():
+    return import_graph(), page_rows(PAGE.read_text(encoding="utf-8")), line_counts()
+
+
+def test_an_upward_import_is_named():
+    graph, rows, counts = _current()
+    graph["engine"] = graph["engine"] | {"graphs"}
+    problems = layout_problems(graph, rows, counts)
+    assert "engine imports graphs, which sits below it in micrograd/README.md: an upward import" in problems
+    assert any(problem.startswith("an import circle:") and "engine" in problem for problem in problems)
+
+
+def test_the_library_importing_the_course_is_named():
+    graph, rows, counts = _current()
+    graph["nn"] = graph["nn"] | {"course.yours"}
+    assert "nn is part of the library but imports the course's course.yours" in layout_problems(graph, rows, counts)
+
+
+def test_a_module_missing_from_the_page_or_too_long_is_named():
+    graph, rows, counts = _current()
+    graph["brand_new"] = {"engine"}
+    counts = {**counts, "nn": 401, "engine": 301}
+    problems = layout_problems(graph, rows, counts)
+    assert any(problem.startswith("brand_new has no line") for problem in problems)
+    assert "nn has 401 lines, past 400: split it by what each part is" in problems
+    assert "engine has 301 lines, past 300: split it by what each part is" in problems
+
+
+def test_imports_are_read_however_they_are_written(tmp_path):
+    package = tmp_path / "micrograd"
+    (package / "viz").mkdir(parents=True)
+    (package / "__init__.py").write_text("from .engine import Value\n")
+    (package / "engine.py").write_text("def f():\n    from . import errors  # inside a function too\n")
+    (package / "errors.py").write_text("")
+    (package / "viz" / "__init__.py").write_text("from .graph import x\n")
+    (package / "viz" / "graph.py").write_text("from .. import engine\nfrom micrograd import Value\nimport micrograd.errors\n")
+    assert import_graph(package) == {
+        "micrograd": {"engine"}, "engine": {"errors"}, "errors": set(), "viz": {"viz.graph"},
+        "viz.graph": {"engine", "micrograd", "errors"},
+    }
+
+
+@pytest.mark.parametrize("name", ["micrograd", "micrograd.viz", "micrograd.widgets"])
+def test_importing_the_library_loads_nothing_of_the_course(name):
+    code = f"import sys, {name}; print(sorted(m for m in sys.modules if m.startswith('micrograd.course')))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_import_micrograd_needs_only_the_standard_library():
+    code = ("import sys; before = set(sys.modules); import micrograd; "
+            "print(sorted(m.split('.')[0] for m in set(sys.modules) - before "
+            "if m.split('.')[0] not in sys.stdlib_module_names and m.split('.')[0] != 'micrograd'))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
