@@ -1,4 +1,5 @@
-"""Neurons, layers and multi-layer perceptrons built from Values.
+"""Neurons, layers and multi-layer perceptrons built from Values (and microgpt's ``GPT``,
+which lives in ``gpt``).
 
 The defaults reproduce micrograd 0.1.0 exactly: ReLU hidden layers, a linear
 output layer, weights drawn from ``uniform(-1, 1)`` with Python's ``random``
@@ -8,11 +9,12 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 """
 
 from .engine import Value
+from .gpt import GPT
 from .module import Module
 from .module import random_generator as _rng
 from .weighted_sum import fused_weighted_sum, input_numbers, weighted_sum_inputs
 
-__all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
+__all__ = ["Module", "Neuron", "Layer", "MLP", "GPT", "ACTIVATIONS"]
 
 ACTIVATIONS = {
     "relu": Value.relu,
