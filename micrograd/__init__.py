@@ -9,8 +9,8 @@
 """
 
 from .engine import Value, dot, graph_size, topological_order, weighted_sum
-from .nn import MLP, Layer, Module, Neuron
+from .nn import GPT, MLP, Layer, Module, Neuron
 
 __version__ = "1.0.0"
 
-__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "weighted_sum", "dot", "topological_order", "graph_size"]
+__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "GPT", "weighted_sum", "dot", "topological_order", "graph_size"]
