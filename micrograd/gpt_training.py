@@ -16,12 +16,14 @@ cross-entropy of each next token, backward, one step of Adam with microgpt's set
 (lr 0.01 falling linearly to 0, betas 0.85 and 0.99, eps 1e-8).
 """
 
+import contextlib
+import gc
 import numbers
 
 from .losses import fused_cross_entropy
 from .optim import Adam, linear_decay
 
-__all__ = ["MICROGPT_ADAM", "microgpt_adam", "document_loss", "train_step", "train"]
+__all__ = ["MICROGPT_ADAM", "microgpt_adam", "document_loss", "train_step", "train", "cycle_collector_paused"]
 
 # microgpt's: learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
 MICROGPT_ADAM = {"lr": 0.01, "betas": (0.85, 0.99), "eps": 1e-8}
@@ -51,11 +53,29 @@ def document_loss(model, tokens):
 
 def train_step(model, optimizer, tokens):
     """One step on one document: loss, backward, the optimiser's step.  Returns the loss (a float)."""
-    loss = document_loss(model, tokens)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-    return loss.data
+    with cycle_collector_paused():
+        loss = document_loss(model, tokens)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        return loss.data
+
+
+@contextlib.contextmanager
+def cycle_collector_paused():
+    """Python's cycle collector off for the block, as it was after it.
+
+    A step makes thousands of nodes, and the collector would walk the young ones again and
+    again looking for reference cycles.  A graph of this engine has none (a node keeps
+    numbers, not closures), so reference counting frees it whole once the loss is dropped,
+    and the walks find nothing: pausing them saves their time (benchmarks/gpt.py measures it)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def train(model, tokenizer, docs, num_steps, optimizer=None, on_step=None):

@@ -373,3 +373,52 @@ def test_the_loss_node_is_cross_entropy():
     logits = model(tokens[:-1])
     expected = cross_entropy(logits, tokens[1:])
     assert document_loss(model, tokens).data == pytest.approx(expected.data, abs=1e-14)
+
+
+def _tiny_model_and_tokens():
+    tokenizer = CharTokenizer(["ab", "ba"])
+    return GPT(tokenizer.vocab_size, block_size=4, n_embd=4, n_head=2, rng=1), tokenizer.document("ab")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_step_pauses_the_cycle_collector_and_leaves_it_as_it_was(enabled, monkeypatch):
+    import gc
+
+    model, tokens = _tiny_model_and_tokens()
+    optimizer = microgpt_adam(model.parameters(), 10)
+    seen, forward = [], GPT.__call__
+    monkeypatch.setattr(GPT, "__call__", lambda self, tokens: seen.append(gc.isenabled()) or forward(self, tokens))
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        train_step(model, optimizer, tokens)
+        assert seen == [False] and gc.isenabled() is enabled
+        with pytest.raises(ValueError):
+            train_step(model, optimizer, [0])  # fails inside the pause: the collector is still given back
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_a_steps_graph_holds_no_reference_cycles_so_reference_counting_frees_it():
+    """What makes pausing the cycle collector safe: a step leaves it nothing to collect."""
+    import gc
+
+    model, tokens = _tiny_model_and_tokens()
+    optimizer = microgpt_adam(model.parameters(), 10)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            train_step(model, optimizer, tokens)
+        assert gc.collect() == 0
+        loss = document_loss(model, tokens)
+        loss.backward()
+        cyclic = Value(1.0)
+        cyclic.cycle = cyclic  # the control: a real cycle is found
+        del loss, cyclic
+        assert gc.collect() > 0
+    finally:
+        if was:
+            gc.enable()
