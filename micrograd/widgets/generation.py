@@ -1,8 +1,9 @@
 """GenerationStepper: a GPT makes up a name one letter at a time, and shows how it chose each."""
 
+import html
 import random
 
-from ..gpt_training import token_probabilities
+from ..gpt import token_probabilities
 from ._base import Controller, message_html, static_html, widgets
 from .generation_html import attention_html, draw_html, name_html, panel, probabilities_html, row
 
@@ -217,10 +218,10 @@ class GenerationStepper(Controller):
         read = self.symbols[last.read]
         bars = probabilities_html(self.symbols, last.probabilities, last.token, self.top)
         fell = draw_html(self.symbols, last.probabilities, last.token, last.u)
-        title = f"After {read} at position {last.position}: the next token"
+        title = f"After {read!r} at position {last.position}: the next token, at temperature {self.temperature:.2f}"
         caption = (
-            "<div style='font-size:12px;margin-top:6px'>All the probabilities end to end, in token order: "
-            f"u = {last.u:.3f} falls in {self.symbols[last.token]}</div>"
+            "<div style='font-size:12px;margin-top:6px'>The same probabilities end to end, in token order; "
+            f"the random number u = {last.u:.3f} falls in {html.escape(repr(self.symbols[last.token]))}</div>"
         )
         return panel(title, bars + caption + fell, "micrograd-probabilities")
 
@@ -229,7 +230,7 @@ class GenerationStepper(Controller):
             return ""
         last = self.steps[-1]
         symbols = [self.symbols[t] for t in self.tokens[: last.position + 1]]
-        title = f"Attention from position {last.position} ({self.symbols[last.read]})"
+        title = f"Each head's attention from position {last.position} ({self.symbols[last.read]!r})"
         return panel(title, attention_html(symbols, last.attention), "micrograd-attention-heads")
 
     def static_html(self):

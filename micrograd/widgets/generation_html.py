@@ -12,7 +12,7 @@ from .. import palette
 
 __all__ = ["name_html", "probabilities_html", "draw_html", "attention_html", "DRAW_BAR_PX", "BAR_PX"]
 
-BAR_PX = 200  # a probability of 1 is a bar this wide
+BAR_PX = 200  # the likeliest token's bar is this wide, the others in proportion
 DRAW_BAR_PX = 340  # the cumulative bar, all tokens end to end
 CELL_PX = 24  # an attention cell: room for ".52" at 11 px
 _TEXT = "#1e293b"
@@ -54,6 +54,9 @@ def name_html(symbols, drawn=None, done=None):
 def probabilities_html(symbols, probabilities, drawn, top=8):
     """The ``top`` likeliest next tokens as bars, the drawn one in the sample colour.
 
+    The likeliest token's bar is ``BAR_PX`` wide and the others in proportion; each says its
+    probability in per cent.
+
     ``symbols[i]`` and ``probabilities[i]`` belong to token id i; ``drawn`` is the token id
     drawn.  The drawn token gets a row even when it is not among the ``top``.
     """
@@ -62,11 +65,12 @@ def probabilities_html(symbols, probabilities, drawn, top=8):
     if drawn is not None and drawn not in shown:
         shown.append(drawn)
     rows = []
+    largest = probabilities[order[0]] or 1.0
     for i in shown:
         p = probabilities[i]
         is_drawn = i == drawn
         colour = palette.SAMPLE_COLOUR if is_drawn else palette.WEIGHT_COLOUR
-        width = max(1, round(p * BAR_PX)) if p > 0 else 0
+        width = max(1, round(p / largest * BAR_PX)) if p > 0 else 0
         note = ' <b style="color:%s">drawn</b>' % palette.SAMPLE_COLOUR if is_drawn else ""
         rows.append(
             f'<div class="micrograd-bar{" micrograd-drawn" if is_drawn else ""}" style="display:flex;align-items:center;height:19px">'
@@ -97,7 +101,7 @@ def draw_html(symbols, probabilities, drawn, u):
         if width <= 0:
             continue
         fill = palette.SAMPLE_COLOUR if i == drawn else _SEGMENT_FILLS[i % 2]
-        label = _e(symbols[i]) if width >= 11 and len(symbols[i]) == 1 else ""
+        label = _e(_short(symbols[i])) if width >= 4 + 7 * len(_short(symbols[i])) else ""
         segments.append(
             f'<div style="position:absolute;left:{left:.2f}px;top:0;width:{width:.2f}px;height:20px;background-color:{fill};'
             f'font-size:11px;line-height:20px;text-align:center;overflow:hidden;color:{_TEXT};{_FONT}">{label}</div>'
@@ -146,6 +150,7 @@ def attention_html(symbols, attention, layer_names=None):
         tables.append(
             f'{caption}<table class="micrograd-attention" style="border-collapse:separate;border-spacing:1px;margin-bottom:4px">{"".join(rows)}</table>'
         )
+    tables.append(f'<div style="font-size:12px;color:{_MUTED}">Each row sums to 1: darker, more weight.</div>')
     return "".join(tables)
 
 
