@@ -253,3 +253,16 @@ def test_the_loss_curve_takes_values_and_history_records():
 def test_bad_losses_are_explained(losses, kwargs, message):
     with pytest.raises(ValueError, match=message):
         loss_curve(losses, **kwargs)
+
+
+def test_a_weights_shade_runs_from_white_to_the_weight_colour():
+    from micrograd import palette
+
+    assert palette.weight_shade(0) == "#ffffff"
+    assert palette.weight_shade(1) == palette.WEIGHT_COLOUR
+    assert palette.weight_shade(2) == palette.WEIGHT_COLOUR and palette.weight_shade(-1) == "#ffffff"
+    half = [int(palette.weight_shade(0.5)[i : i + 2], 16) for i in (1, 3, 5)]
+    full = [int(palette.WEIGHT_COLOUR[i : i + 2], 16) for i in (1, 3, 5)]
+    assert all(f < h < 255 or f == 255 for h, f in zip(half, full))
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        palette.weight_shade(float("nan"))

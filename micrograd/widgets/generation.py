@@ -86,7 +86,7 @@ class GenerationStepper(Controller):
         self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="start again from BOS", layout=button)
         low, high = TEMPERATURE_RANGE
         self.temperature_slider = widgets.FloatSlider(
-            value=min(max(self.temperature, low), high), min=low, max=high, step=0.05, readout_format=".2f",
+            value=self.temperature, min=min(low, self.temperature), max=max(high, self.temperature), step=0.05, readout_format=".2f",
             description="temperature", continuous_update=False, layout={"width": "330px"},
             style={"description_width": "86px"},
         )
@@ -158,10 +158,13 @@ class GenerationStepper(Controller):
         self.redraw()
 
     def set_temperature(self, temperature):
-        """Generate at ``temperature`` from now on, starting the name again."""
+        """Generate at ``temperature`` from now on, starting the name again (the slider follows)."""
         self.temperature = _checked_temperature(temperature)
-        if self.temperature_slider.value != self.temperature and TEMPERATURE_RANGE[0] <= self.temperature <= TEMPERATURE_RANGE[1]:
-            self.temperature_slider.value = self.temperature  # its observer calls back here, once
+        slider = self.temperature_slider
+        if slider.value != self.temperature:
+            # A temperature beyond the slider widens it rather than being clipped to it.
+            slider.min, slider.max = min(slider.min, self.temperature), max(slider.max, self.temperature)
+            slider.value = self.temperature  # its observer calls back here, once
             return
         self.reset()
 
