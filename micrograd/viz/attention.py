@@ -145,10 +145,10 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
             # The rows are the same positions in every panel: their letters once, left of the row.
             axes.set_yticks(ticks, letters if col == 0 else [])
             axes.tick_params(length=0, pad=2)
-            axes.set_xticks([p - 0.5 for p in range(1, positions)], minor=True)
-            axes.set_yticks([p - 0.5 for p in range(1, positions)], minor=True)
-            axes.grid(which="minor", color="white", linewidth=1)
-            axes.tick_params(which="minor", length=0)
+            # White lines between the cells: two collections, far cheaper than minor ticks.
+            between = [p - 0.5 for p in range(1, positions)]
+            axes.hlines(between, -0.5, positions - 0.5, colors="white", linewidth=1)
+            axes.vlines(between, -0.5, positions - 0.5, colors="white", linewidth=1)
             for spine in axes.spines.values():
                 spine.set_visible(False)
             if col == 0:
