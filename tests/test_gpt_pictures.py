@@ -294,3 +294,29 @@ def test_heatmaps_of_a_gpts_attention_over_a_name():
     assert last_row == [round(w, 2) for w in model.attention[0][3][4]]
     grid = picture.figure.axes[3].images[0].get_array()
     assert bool(grid.mask[0, 1]) and not grid.mask[4].any()
+
+
+def test_importing_viz_leaves_matplotlib_until_a_picture_is_made():
+    code = (
+        "import sys\n"
+        "import micrograd.viz\n"
+        "before = 'matplotlib' in sys.modules\n"
+        "micrograd.viz.loss_curve([3.0, 2.0])\n"
+        "print(before, 'matplotlib' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
+    assert done.stdout.split() == ["False", "True"]
+
+
+def test_heatmaps_svg_is_the_same_in_another_process():
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_gpt_pictures import causal_weights\n"
+        "from micrograd.viz import attention_heatmaps\n"
+        "print(attention_heatmaps(causal_weights(4, 5), 'abcde').svg(), end='')"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "7"}
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
+    assert other.stdout == attention_heatmaps(causal_weights(4, 5), "abcde").svg()

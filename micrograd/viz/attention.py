@@ -170,7 +170,7 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
         f"{heading} (rows: the query position reading; columns: the key position read)\n"
         + attention_text(heads, letters)
     )
-    return Picture(figure, description, alt=heading)
+    return Picture(figure, description)
 
 
 def _numpy():
