@@ -269,32 +269,25 @@ def measure(steps, full):
         "gpt": lambda: PackageGPT(vocab_size, generator(state)),
     }
     documents = [tokenizer.document(docs[k % len(docs)]) for k in range(steps + MEMORY_STEPS)]
-    figures = {}
+    engines = {name: make() for name, make in makers.items()}
+    figures = {name: {"nodes": graph_nodes(engine, documents[0])} for name, engine in engines.items()}
+    starts = [[p.data for p in (e.params if isinstance(e, Microgpt) else e.model.parameters())] for e in engines.values()]
     # The package's GPT trains before and after the other two (each from the same start);
     # its time per step is the mean of the two, so a load that drifts over the run (the
     # machine may be shared) is seen by all three.
     before = train_block(makers["gpt"](), documents[:steps])
-    for name in ("micro", "value"):
-        seconds, losses = train_block(makers[name](), documents[:steps])
-        figures[name] = {"seconds": seconds, "losses": losses}
-    after = train_block(makers["gpt"](), documents[:steps])
-    figures["gpt"] = {"seconds": [(a + b) / 2 for a, b in zip(before[0], after[0])], "losses": after[1]}
-    starts = {}
-    for name, make in makers.items():
-        engine = make()
-        parameters = engine.params if isinstance(engine, Microgpt) else engine.model.parameters()
-        starts[name] = [p.data for p in parameters]
-        figures[name]["nodes"] = graph_nodes(engine, documents[0])
-        for step, tokens in enumerate(documents[:steps]):  # to where the timed run left off
-            engine.train_step(step, tokens)
+    for name in ("micro", "value", "gpt"):
+        figures[name]["seconds"], figures[name]["losses"] = train_block(engines[name], documents[:steps])
+    figures["gpt"]["seconds"] = [(a + b) / 2 for a, b in zip(before[0], figures["gpt"]["seconds"])]
+    for name, engine in engines.items():  # a few more steps, each under tracemalloc
         figures[name]["peak_bytes"] = step_memory(engine, steps, documents[steps:])
-    result = {"steps": steps, "same_start": starts["micro"] == starts["value"] == starts["gpt"],
-              "same_gpt_runs": before[1] == after[1], "engines": figures, "python": platform.python_version(),
-              "characters": sum(len(t) - 2 for t in documents[:steps])}
+    result = {"steps": steps, "same_start": starts[0] == starts[1] == starts[2],
+              "same_gpt_runs": before[1] == figures["gpt"]["losses"], "engines": figures,
+              "python": platform.python_version(), "characters": sum(len(t) - 2 for t in documents[:steps])}
     if full:
-        model = makers["gpt"]()
+        engine = makers["gpt"]()
         began = time.process_time()
-        losses = [model.train_step(step, tokenizer.document(docs[step % len(docs)])) for step in range(NUM_STEPS)]
+        losses = [engine.train_step(step, tokenizer.document(docs[step % len(docs)])) for step in range(NUM_STEPS)]
         result["full"] = {"seconds": time.process_time() - began, "first_loss": losses[0],
                           "last_100_mean_loss": statistics.fmean(losses[-100:])}
     return result
