@@ -4,8 +4,11 @@
     python benchmarks/run_all.py --steps 100    # the demo's full 100 steps (0.1.0 then takes minutes)
 
 Each measurement runs in a fresh interpreter: this project's with this
-interpreter, micrograd 0.1.0's in its own environment (made on the first
-run, see ``reference_env.py``), PyTorch's when torch is installed.  Times are
+interpreter, micrograd 0.1.0's in its own environment made with this
+interpreter's version (on the first run, see ``reference_env.py``), PyTorch's
+when torch is installed.  The figures depend on the Python version as well as
+on the machine, so the table starts with the version, and every engine must
+have run on it.  Times are
 CPU time, averaged over steps or samples, since the machine may be shared;
 the table quotes them as ratios.  The table is printed and saved to
 ``results/latest.txt`` (the raw figures to ``results/latest.json``), and
@@ -38,6 +41,7 @@ EPOCH = 60_000  # MNIST's training set
 CPP_PORT = 52  # samples/s: the C++ port's 3 epochs of 60 000 in 58 minutes (reported, not measured here)
 GPT_STEPS = 30  # microgpt's design takes a few tenths of a second a step
 
+PYTHON = f"{platform.python_implementation()} {platform.python_version()}"  # every engine runs on this
 TARGETS = {"demo": 60, "bytes": 0.25, "bytes_per_node": 150, "samples": 200, "accuracy": 0.95, "digits_seconds": 60}
 
 
@@ -66,6 +70,9 @@ class Engines:
             raise SystemExit(f"{script} failed under {label} (exit {done.returncode}); its error is above")
         figures = json.loads(done.stdout.strip().splitlines()[-1])
         self._check_engine(engine, figures.get("micrograd"), script)
+        if figures.get("python") != PYTHON:
+            raise SystemExit(f"{script} ran on {figures.get('python')} under {label}, expected {PYTHON}: "
+                             "delete benchmarks/results/.envs and run again")
         return figures
 
     def _check_engine(self, engine, micrograd_file, script):
@@ -128,9 +135,9 @@ def measure(engines, steps):
 
 
 def without_paths(figures):
-    """The figures without the file each engine ran from (that was only a check)."""
+    """The figures without the file each engine ran from and its Python (those were only checks)."""
     if isinstance(figures, dict):
-        return {key: without_paths(value) for key, value in figures.items() if key != "micrograd"}
+        return {key: without_paths(value) for key, value in figures.items() if key not in ("micrograd", "python")}
     return figures
 
 
@@ -262,7 +269,7 @@ def main():
     engines = Engines()
     m = measure(engines, args.steps)
     torch = engines.has_torch
-    versions = f"Python {platform.python_version()}"
+    versions = f"{PYTHON} (every engine)"
     if torch:
         import torch as torch_module
 
