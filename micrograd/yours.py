@@ -33,6 +33,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from . import yours_gpt
+
 __all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES"]
 
 FILE_NAME = "my_micrograd.py"
@@ -133,11 +135,12 @@ PIECES = [
     Piece(4, "more operations", ("MyValue",), _check_operations),
     Piece(5, "MyNeuron, MyLayer, MyMLP", ("MyNeuron", "MyLayer", "MyMLP"), _check_network),
     Piece(6, "my_train", ("my_train",), _check_train),
+    *(Piece(11, key.split(": ", 1)[1], yours_gpt.DEFINES[key], check) for key, check in yours_gpt.CHECKS.items()),
 ]
 _BY_KEY = {piece.key: piece for piece in PIECES}
 
 # Shown with a piece that passes: the pieces folded into it, mentioned only when they did not.
-_COMPANIONS = {"lesson 3: MyValue": ["lesson 4: more operations"], "lesson 4: my_backward": ["lesson 4: my_topological_order"]}
+_COMPANIONS = {"lesson 3: MyValue": ["lesson 4: more operations", "lesson 11: more operations"], "lesson 4: my_backward": ["lesson 4: my_topological_order"]}
 
 
 # The package's worked answers: what a lesson falls back on, the same code as the solutions' cells.
@@ -338,6 +341,7 @@ def my_train(model, xs, ys, steps, lr):
     return losses
 ''',
 }
+ANSWERS.update(yours_gpt.ANSWERS)  # lesson 11's: microgpt's functions
 
 
 def answer(key):
@@ -597,6 +601,8 @@ def _load(lesson, folder=None):
         return _CACHE[cache_key]
     # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
     ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
+    if lesson >= 11:
+        ns.update(yours_gpt.SETTINGS)  # microgpt's sizes, set by lesson 11 before its build-it cells
     results = {}
     filename = str(_path(folder))
     keys = [p.key for p in PIECES if p.lesson <= lesson]
