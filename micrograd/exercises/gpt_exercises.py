@@ -14,7 +14,7 @@ from .checking import as_number, as_whole_number
 from .gpt_pieces import all_close, numbers, outputs, shown
 from .microgpt import head_numbers, softmax_numbers
 
-__all__ = ["causal_problem", "sampling_problem", "parameter_count_problem", "parameter_count_of", "DRAWS"]
+__all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
 
 # Exercise 1: attention over a whole name ----------------------------------------------------
 
@@ -138,39 +138,50 @@ def _distance(freq, distribution):
     return 0.5 * sum(abs(f - p) for f, p in zip(freq, distribution))
 
 
-def sampling_problem(fn):
+def at_temperature_zero(fn):
+    """(what fn does at temperature 0, "argmax" or "refused", None), or (None, what is wrong with it)."""
     try:
         greedy = _draws(fn, 0, count=5)
     except ZeroDivisionError:
-        return ("at temperature 0 it divides by zero (l / 0). Temperature 0 is where ever lower temperatures lead: "
-                "the most likely token every time. Return max(range(len(logits)), key=lambda i: logits[i].data) "
-                "for it, and sample only above 0")
+        return None, ("at temperature 0 it divides by zero (l / 0). Temperature 0 is where ever lower temperatures "
+                      "lead: the most likely token every time. Return max(range(len(logits)), key=lambda i: "
+                      "logits[i].data) for it, or raise a ValueError that says why 0 is refused")
+    except ValueError:
+        return "refused", None
     for token in greedy:
         problem = _token_problem(token)
         if problem:
-            return problem
+            return None, problem
     best = _SAMPLE_LOGITS.index(max(_SAMPLE_LOGITS))
     if any(as_whole_number(t) != best for t in greedy):
-        return (f"at temperature 0 it returns {sorted({as_whole_number(t) for t in greedy})}; temperature 0 means the "
-                f"most likely token every time, here {best}")
+        return None, (f"at temperature 0 it returns {sorted({as_whole_number(t) for t in greedy})}; temperature 0 "
+                      f"means the most likely token every time, here {best}")
+    return "argmax", None
+
+
+def sampling_problem(fn):
+    """(None, what fn does at temperature 0) when fn samples right, else (what is wrong, None)."""
+    at_zero, problem = at_temperature_zero(fn)
+    if problem:
+        return problem, None
     for temperature in (1.0, 0.5):
         tokens = _draws(fn, temperature)
         for token in tokens[:20]:
             problem = _token_problem(token)
             if problem:
-                return problem
+                return problem, None
         freq = [sum(as_whole_number(t) == i for t in tokens) / len(tokens) for i in range(len(_SAMPLE_LOGITS))]
         if _distance(freq, _distribution("right", temperature)) > _TOLERANCE:
             for slip, message in _SAMPLING_SLIPS.items():
                 if _distance(freq, _distribution(slip, temperature)) <= _TOLERANCE:
-                    return message
+                    return message, None
             want = _distribution("right", temperature)
             return (f"at temperature {temperature:g} its {len(tokens)} draws land {shown(freq, 2)} of the time, "
-                    f"expected about {shown(want, 2)}: softmax of the logits divided by the temperature")
+                    f"expected about {shown(want, 2)}: softmax of the logits divided by the temperature"), None
     if _draws(fn, 1.0, count=50, seed=7) != _draws(fn, 1.0, count=50, seed=7):
         return ("two runs seeded alike draw different tokens: draw with Python's random (random.choices), which "
-                "random.seed(...) makes repeatable")
-    return None
+                "random.seed(...) makes repeatable"), None
+    return None, at_zero
 
 
 # Exercise 3: the parameters of a GPT ----------------------------------------------------------

@@ -89,12 +89,26 @@ def _softmax_numbers_problem(got):
             "divided by their total")
 
 
+def _softmax_of(fn, logits):
+    """(probabilities, None) from fn on Values holding logits, or (None, what went wrong)."""
+    leaves = [Value(z) for z in logits]
+    try:
+        probs, problem = outputs(fn(leaves), len(leaves), "softmax(logits)")
+    except (OverflowError, ZeroDivisionError) as error:
+        what = ("exp of a large logit overflows a float" if isinstance(error, OverflowError)
+                else "every exp is 0 (too small for a float) and so is their total")
+        return None, (f"on the logits {logits} it raised {type(error).__name__}: {what}. Subtract the largest logit "
+                      "before exp (a plain number, max(val.data for val in logits)): the probabilities stay the same, "
+                      "and exp never sees more than 0")
+    return (probs, leaves), problem
+
+
 def softmax_problem(fn):
     """None when fn is microgpt's softmax, else what is wrong (also used by the later pieces' hints)."""
-    leaves = [Value(z) for z in _LOGITS]
-    probs, problem = outputs(fn(leaves), len(leaves), "softmax(logits)")
+    found, problem = _softmax_of(fn, _LOGITS)
     if problem:
         return problem
+    probs, leaves = found
     problem = _softmax_numbers_problem(numbers(probs))
     if problem:
         return problem
@@ -105,19 +119,13 @@ def softmax_problem(fn):
     if problem:
         return problem
     for large in (_LARGE, [-z for z in _LARGE]):
-        try:
-            probs, problem = outputs(fn([Value(z) for z in large]), len(large), "softmax(logits)")
-        except (OverflowError, ZeroDivisionError) as error:
-            what = "exp(1000) overflows a float" if large[0] > 0 else "every exp(-1000) is 0 and the total is 0"
-            return (f"on the logits {large} it raised {type(error).__name__}: {what}. Subtract the largest logit "
-                    "before exp (a plain number, max(v.data for v in logits)): the probabilities stay the same, "
-                    "and exp never sees more than 0")
+        found, problem = _softmax_of(fn, large)
         if problem:
             return problem
-        if not all_close(numbers(probs), softmax_numbers(large)):
-            return f"on the logits {large} it gives {shown(numbers(probs))}, expected {shown(softmax_numbers(large))}"
+        if not all_close(numbers(found[0]), softmax_numbers(large)):
+            return (f"on the logits {large} it gives {shown(numbers(found[0]))}, expected "
+                    f"{shown(softmax_numbers(large))}")
     return None
-
 
 
 # Build it: RMSNorm --------------------------------------------------------------------------------

@@ -58,9 +58,11 @@ def causal_attention(fn):
 
 @checker("Exercise 2: sampling with a temperature")
 def sample_next(fn):
-    problem = function_problem(fn, "check.sample_next(sample_next)") or sampling_problem(fn)
-    return _verdict(problem, f"the most likely token at temperature 0, and over {DRAWS} seeded draws at 1 and 0.5 "
-                             "the frequencies of the softmax of the logits divided by the temperature")
+    problem = function_problem(fn, "check.sample_next(sample_next)")
+    problem, at_zero = (problem, None) if problem else sampling_problem(fn)
+    zero = "the most likely token at temperature 0" if at_zero == "argmax" else "temperature 0 refused with a ValueError"
+    return _verdict(problem, f"{zero}, and over {DRAWS} seeded draws at 1 and 0.5 the frequencies of the softmax of "
+                             "the logits divided by the temperature")
 
 
 @checker("Exercise 3: the parameters of a GPT")
