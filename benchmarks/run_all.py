@@ -1,4 +1,4 @@
-"""Every benchmark, side by side in one run: this project, micrograd 0.1.0, PyTorch.
+"""Every benchmark, side by side in one run: this project, micrograd 0.1.0, PyTorch, microgpt.
 
     make bench                                  # python benchmarks/run_all.py
     python benchmarks/run_all.py --steps 100    # the demo's full 100 steps (0.1.0 then takes minutes)
@@ -22,6 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gpt import section as gpt_section
 from reference_env import reference_python
 from report import DASH, duration, ratio, speed_plot, table
 
@@ -35,6 +36,7 @@ CHAIN = 1_000_000
 MNIST_SAMPLES = {"ours": 500, "ref": 3, "torch": 500}  # 0.1.0 takes about a second a sample
 EPOCH = 60_000  # MNIST's training set
 CPP_PORT = 52  # samples/s: the C++ port's 3 epochs of 60 000 in 58 minutes (reported, not measured here)
+GPT_STEPS = 30  # microgpt's design takes a few tenths of a second a step
 
 TARGETS = {"demo": 60, "bytes": 0.25, "bytes_per_node": 150, "samples": 200, "accuracy": 0.95, "digits_seconds": 60}
 
@@ -120,6 +122,8 @@ def measure(engines, steps):
     m["mnist_tools"] = engines.run("ours", "mnist_shaped.py", "--samples", str(MNIST_SAMPLES["ours"]), "--package-tools")
     print("Digits", file=sys.stderr)
     m["digits"] = engines.run("ours", "digits.py")
+    print("microgpt's GPT", file=sys.stderr)
+    m["gpt"] = engines.run("ours", "gpt.py", "--steps", str(GPT_STEPS))  # exits with an error if the losses differ
     return m
 
 
@@ -227,6 +231,7 @@ def sections(m, steps, torch):
         ("Deep graphs", chain_rows),
         ("MNIST-shaped training: MLP 784-30-10, one sample at a time", mnist_rows),
         ("Digits (scikit-learn 8x8): lesson 8's MLP 64-24-10, cross-entropy, Adam on batches of 16", digits_rows),
+        gpt_section(m["gpt"]),
     ]
 
 

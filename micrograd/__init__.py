@@ -9,9 +9,9 @@
 """
 
 from .engine import Value, graph_size, topological_order
-from .nn import MLP, Layer, Module, Neuron
+from .nn import GPT, MLP, Layer, Module, Neuron
 from .weighted_sum import dot, weighted_sum
 
 __version__ = "1.0.0"
 
-__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "weighted_sum", "dot", "topological_order", "graph_size"]
+__all__ = ["Value", "Module", "Neuron", "Layer", "MLP", "GPT", "weighted_sum", "dot", "topological_order", "graph_size"]
