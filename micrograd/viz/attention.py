@@ -35,8 +35,7 @@ def weight_colormap():
 
     colors = require("matplotlib.colors", "micrograd.viz.attention_heatmaps", "notebooks")
     cmap = colors.ListedColormap([palette.weight_shade(i / 255) for i in range(256)], name="micrograd-weights")
-    cmap.set_bad(EMPTY_CELL)
-    return cmap
+    return cmap.with_extremes(bad=EMPTY_CELL)
 
 
 def _number(x, what):
