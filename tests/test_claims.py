@@ -1585,7 +1585,7 @@ def test_lesson11_dividing_by_the_root_of_head_dim_keeps_the_spread_whatever_the
 
 def test_lesson11_a_scores_gradients_are_the_other_vectors_numbers_halved():
     claim(11, "After `backward()`, the query's gradients are the key's numbers halved, and the other way round")
-    ns = run_lesson_code(11, 'score.label = "score"', namespace={"Value": Value, "head_dim": 4, "draw_dot": lambda root: None})
+    ns = run_lesson_code(11, 'score.label = "score"', namespace={"Value": Value, "head_dim": 4, "draw_dot": lambda *args, **kwargs: None})
     q_h, k_t = ns["q_h"], ns["k_t"]
     assert [q.grad for q in q_h] == pytest.approx([k.data / 2 for k in k_t])
     assert [k.grad for k in k_t] == pytest.approx([q.data / 2 for q in q_h])
