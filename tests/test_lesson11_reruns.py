@@ -1,0 +1,39 @@
+"""Lesson 11 run as a learner runs it: every code cell twice in a row prints the same both times.
+
+The lesson's cells run in this process (tests/lesson_runner.py), in a folder holding the
+my_micrograd.py the repository ships, each one straight after itself.  A cell that trained a model
+further, drew new random numbers or added to gradients on its second run would print other numbers.
+The training runs 30 steps here instead of the lesson's 300: what is checked is the same either way.
+"""
+
+import re
+import shutil
+
+from lesson_runner import NOTEBOOKS, code_cells, errors, run_lesson
+
+LESSON = NOTEBOOKS / "11_gpt.ipynb"
+TIMES = [re.compile(r"\d+(\.\d+)? (ms|s)\b"), re.compile(r"\d+× faster")]  # measured, as notebooks/sanitize.cfg says
+PROMPT = re.compile(r"^Out\[\d+\]: ", re.M)  # the shell's execution count, which a notebook keeps apart
+# IPython's own note when %load_ext runs again (every lesson's first cell says it the second time).
+LOADED_AGAIN = "The micrograd.yours extension is already loaded. To reload it, use:\n  %reload_ext micrograd.yours\n"
+
+
+def without_times(text):
+    text = PROMPT.sub("", text.replace(LOADED_AGAIN, ""))
+    for pattern in TIMES:
+        text = pattern.sub("TIME", text)
+    return text
+
+
+def test_every_cell_of_lesson_11_prints_the_same_when_run_twice_in_a_row(tmp_path):
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    cells = dict(code_cells(LESSON))
+    (training,) = [index for index, source in cells.items() if "NUM_STEPS = 300" in source]
+    replace = {training: cells[training].replace("NUM_STEPS = 300", "NUM_STEPS = 30")}
+    runs = run_lesson(LESSON, tmp_path, replace=replace, twice=set(cells))
+    assert errors(runs) == []
+    firsts, seconds = runs[::2], runs[1::2]
+    assert [run.index for run in firsts] == [run.index for run in seconds] == list(cells)
+    differ = [first.index for first, second in zip(firsts, seconds) if without_times(first.output) != without_times(second.output)]
+    assert differ == [], [(runs[2 * list(cells).index(i)].output, runs[2 * list(cells).index(i) + 1].output) for i in differ]
+    assert "loss 3.3660 on your MyValue" in next(run.output for run in firsts if "on your MyValue (ln 27" in run.source)
