@@ -1624,8 +1624,8 @@ def test_lesson11_knowing_nothing_scores_ln_27():
 
 def test_lesson11_microgpt_is_gpt_2_without_biases_with_rmsnorm_and_relu():
     claim(11, 'microgpt follows GPT-2 with three changes, in its own words: "layernorm -> rmsnorm, no biases, GeLU -> ReLU"')
-    claim(11, "GPT-2 uses LayerNorm, which also subtracts the mean and adds a learnt scale and shift; microgpt, like many "
-              "models since, keeps only the rescaling")
+    claim(11, "GPT-2 uses LayerNorm, which also subtracts the mean and adds a learnt scale and shift; microgpt keeps only "
+              "the rescaling")
     from micrograd.gpt import rmsnorm as package_rmsnorm
 
     model = _gpt()
