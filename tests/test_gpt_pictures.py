@@ -90,6 +90,7 @@ def test_the_blocks_name_the_letter_read_and_the_positions_attended():
     assert [f"head {h}" for h in range(4)] == re.findall(r"<B>(head \d+)</B>", source)
     assert source.count('label=" residual"') == 2
     assert "4,192 parameters" in source
+    assert repr(drawing) == "<GPT drawn as 9 rows of blocks: 4,192 parameters>"  # a notebook's text/plain
 
 
 def test_the_parameter_count_is_microgpts():
@@ -266,3 +267,56 @@ def test_a_weights_shade_runs_from_white_to_the_weight_colour():
     assert all(f < h < 255 or f == 255 for h, f in zip(half, full))
     with pytest.raises(ValueError, match="between 0 and 1"):
         palette.weight_shade(float("nan"))
+
+
+@pytest.mark.parametrize("n_layer", [1, 2])
+def test_the_blocks_count_the_parameters_of_a_gpt(n_layer):
+    from micrograd import GPT
+
+    model = GPT(27, n_layer=n_layer, rng=0)
+    drawing = draw_gpt(model)
+    assert f"{len(model.parameters()):,} parameters" in drawing.source
+    assert drawing.parameter_count == len(model.parameters())
+
+
+def test_heatmaps_of_a_gpts_attention_over_a_name():
+    from micrograd import GPT
+    from micrograd.data import CharTokenizer, names
+
+    tokenizer = CharTokenizer(names())
+    model = GPT(tokenizer.vocab_size, rng=1)
+    tokens = tokenizer.document("emma")[:-1]
+    model(tokens)
+    letters = [tokenizer.symbol(t) for t in tokens]
+    picture = attention_heatmaps(model.attention[0], letters)
+    lines = picture.description.split("head 3")[1].splitlines()
+    last_row = [float(x) for x in lines[-1].split()[1:]]
+    assert last_row == [round(w, 2) for w in model.attention[0][3][4]]
+    grid = picture.figure.axes[3].images[0].get_array()
+    assert bool(grid.mask[0, 1]) and not grid.mask[4].any()
+
+
+def test_importing_viz_leaves_matplotlib_until_a_picture_is_made():
+    code = (
+        "import sys\n"
+        "import micrograd.viz\n"
+        "before = 'matplotlib' in sys.modules\n"
+        "micrograd.viz.loss_curve([3.0, 2.0])\n"
+        "print(before, 'matplotlib' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
+    assert done.stdout.split() == ["False", "True"]
+
+
+def test_heatmaps_svg_is_the_same_in_another_process():
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_gpt_pictures import causal_weights\n"
+        "from micrograd.viz import attention_heatmaps\n"
+        "print(attention_heatmaps(causal_weights(4, 5), 'abcde').svg(), end='')"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "7"}
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
+    assert other.stdout == attention_heatmaps(causal_weights(4, 5), "abcde").svg()

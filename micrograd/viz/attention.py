@@ -22,7 +22,8 @@ __all__ = ["attention_heatmaps", "attention_text", "check_attention", "weight_co
 EMPTY_CELL = "#e2e8f0"  # a cell a causal head cannot look at: no weight, not weight 0
 HEADS_PER_ROW = 4
 # Layout in CSS pixels: room for the row letters, the gaps, the colour bar and its labels.
-_LEFT, _GAP, _BAR, _RIGHT, _TOP, _TITLE, _BOTTOM = 58, 16, 12, 44, 30, 20, 46
+_GAP, _BAR, _RIGHT, _TOP, _TITLE = 16, 12, 44, 30, 20
+_AXIS_LABEL = 30  # an axis's title and its gap to the tick labels
 _MAX_PANEL = 200
 # A weight is written in its cell when the cell has room for ".52" at 11 px.
 _MIN_CELL_FOR_NUMBERS = 27
@@ -109,14 +110,18 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
     n_heads, positions = len(heads), len(letters)
     per_row = min(n_heads, HEADS_PER_ROW)
     rows = math.ceil(n_heads / per_row)
-    room = page_width - _LEFT - _RIGHT - _BAR - _GAP * per_row
+    longest = max(len(letter) for letter in letters) * _CHAR_PX
+    left_px = _AXIS_LABEL + longest
+    room = page_width - left_px - _RIGHT - _BAR - _GAP * per_row
     panel = min(_MAX_PANEL, room // per_row)
     if panel < 4 * positions:
         raise ValueError(f"{positions} positions do not fit a {page_width} px page in panels of {panel} px; draw fewer letters")
-    title_px = _TITLE if title else 0
-    width = _LEFT + per_row * panel + (per_row - 1) * _GAP + _GAP + _BAR + _RIGHT
-    height = title_px + rows * (_TOP + panel + _BOTTOM)
     cell = panel / positions
+    upright = [len(letter) * _CHAR_PX > cell for letter in letters]  # a long label ("BOS") in a narrow column
+    bottom_px = _AXIS_LABEL + (longest if any(upright) else 16)
+    title_px = _TITLE if title else 0
+    width = left_px + per_row * panel + (per_row - 1) * _GAP + _GAP + _BAR + _RIGHT
+    height = title_px + rows * (_TOP + panel + bottom_px)
     np = _numpy()
     with style():
         figure = new_figure(width, height)
@@ -124,8 +129,8 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
         image = None
         for h, head in enumerate(heads):
             row, col = divmod(h, per_row)
-            left = _LEFT + col * (panel + _GAP)
-            top = title_px + row * (_TOP + panel + _BOTTOM) + _TOP
+            left = left_px + col * (panel + _GAP)
+            top = title_px + row * (_TOP + panel + bottom_px) + _TOP
             axes = figure.add_axes([left / width, 1 - (top + panel) / height, panel / width, panel / height])
             grid = np.full((positions, positions), np.nan)
             for t, weights_t in enumerate(head):
@@ -134,16 +139,16 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
             axes.set_title(f"head {h}", pad=4)
             ticks = list(range(positions))
             axes.set_xticks(ticks, letters)
-            for label in axes.get_xticklabels():  # a long label ("BOS") stands upright when its column is narrow
-                if len(label.get_text()) * _CHAR_PX > cell:
+            for label, turn in zip(axes.get_xticklabels(), upright):
+                if turn:
                     label.set_rotation(90)
             # The rows are the same positions in every panel: their letters once, left of the row.
             axes.set_yticks(ticks, letters if col == 0 else [])
             axes.tick_params(length=0, pad=2)
-            axes.set_xticks([p - 0.5 for p in range(1, positions)], minor=True)
-            axes.set_yticks([p - 0.5 for p in range(1, positions)], minor=True)
-            axes.grid(which="minor", color="white", linewidth=1)
-            axes.tick_params(which="minor", length=0)
+            # White lines between the cells: two collections, far cheaper than minor ticks.
+            between = [p - 0.5 for p in range(1, positions)]
+            axes.hlines(between, -0.5, positions - 0.5, colors="white", linewidth=1)
+            axes.vlines(between, -0.5, positions - 0.5, colors="white", linewidth=1)
             for spine in axes.spines.values():
                 spine.set_visible(False)
             if col == 0:
@@ -154,18 +159,18 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
                     for s, w in enumerate(weights_t):
                         axes.text(s, t, _cell_text(w), ha="center", va="center", fontsize=MIN_FONT_PT,
                                   color="white" if w > 0.55 else "#1e293b")
-        bar_left = _LEFT + per_row * panel + (per_row - 1) * _GAP + _GAP
+        bar_left = left_px + per_row * panel + (per_row - 1) * _GAP + _GAP
         bar_top = title_px + _TOP
         bar_axes = figure.add_axes([bar_left / width, 1 - (bar_top + panel) / height, _BAR / width, panel / height])
         figure.colorbar(image, cax=bar_axes, label="weight")
         if title:
-            figure.text(_LEFT / width, 1 - 6 / height, title, ha="left", va="top", fontsize=11, fontweight="bold")
+            figure.text(left_px / width, 1 - 6 / height, title, ha="left", va="top", fontsize=11, fontweight="bold")
     heading = title or f"Attention weights of {n_heads} head{'s' * (n_heads != 1)}"
     description = (
         f"{heading} (rows: the query position reading; columns: the key position read)\n"
         + attention_text(heads, letters)
     )
-    return Picture(figure, description, alt=heading)
+    return Picture(figure, description)
 
 
 def _numpy():

@@ -99,4 +99,4 @@ def loss_curve(losses, vocab_size=None, *, smoothing=DEFAULT_SMOOTHING, title="T
     ]
     if baseline is not None:
         lines.append(f"ln {vocab_size} = {fmt(baseline)} (every token equally likely)")
-    return Picture(figure, "\n".join(lines), alt=title)
+    return Picture(figure, "\n".join(lines))

@@ -22,7 +22,7 @@ from .drawing import GraphDrawing
 from .labels import html_text
 from .options import PAGE_WIDTH_PX, check_page_width
 
-__all__ = ["draw_gpt", "gpt_sizes", "gpt_parameter_count"]
+__all__ = ["draw_gpt", "gpt_sizes", "gpt_parameter_count", "BlockDrawing"]
 
 SIZES = ("vocab_size", "block_size", "n_embd", "n_head", "n_layer")
 _PARAMETER = style.ROLE_FILLS["parameter"]
@@ -189,12 +189,21 @@ def draw_gpt(model=None, letters=None, position=None, *, page_width=PAGE_WIDTH_P
         ),
         f"\t{residual} -> head [weight={_STRAIGHT}]\n",
     ]
-    drawing = GraphDrawing(name=GRAPH_NAME, body=body)
-    drawing.value_count = 0
+    drawing = BlockDrawing(name=GRAPH_NAME, body=body)
+    drawing.parameter_count = total
     drawing.node_count = sum(1 for line in body if " [label=" in line)
     drawing.page_width = page_width
     drawing.rankdir = "TB"
     return drawing
+
+
+class BlockDrawing(GraphDrawing):
+    """A drawing of a model's blocks: it counts parameters, not the Values of a graph."""
+
+    parameter_count = 0
+
+    def __repr__(self):
+        return f"<GPT drawn as {self.node_count} rows of blocks: {self.parameter_count:,} parameters>"
 
 
 def _layer(i, C, H, head_dim, seen, residual):

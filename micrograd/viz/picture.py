@@ -14,7 +14,6 @@ import base64
 import io
 
 from ..optional import require
-from .options import PAGE_WIDTH_PX
 
 __all__ = ["Picture", "new_figure", "DENSITY", "CSS_DPI", "MIN_FONT_PT"]
 
@@ -68,15 +67,11 @@ class Picture:
     ``figure``: the matplotlib Figure (made by ``new_figure``, so its size in inches at 96 per
     inch is its size on the page).  ``description``: the plain-text part of its output, which
     should state what is drawn, numbers included: it is what a stored notebook is compared by.
-    ``alt``: a short text for the image's alt attribute.
     """
 
-    def __init__(self, figure, description, alt="a figure"):
+    def __init__(self, figure, description):
         self.figure = figure
         self.description = description
-        self.alt = alt
-        self._png = None
-        self._svg = None
 
     @property
     def size(self):
@@ -84,40 +79,21 @@ class Picture:
         width, height = self.figure.get_size_inches()
         return round(width * CSS_DPI), round(height * CSS_DPI)
 
-    @property
-    def fits_page(self):
-        """Whether the picture is at most ``PAGE_WIDTH_PX`` wide (a JupyterLab output at 1280 px)."""
-        return self.size[0] <= PAGE_WIDTH_PX
-
     def png(self):
         """PNG bytes with ``DENSITY`` pixels per CSS pixel."""
-        if self._png is None:
-            out = io.BytesIO()
-            with style():
-                # No bbox_inches="tight": the PNG keeps the figure's own size, so its shown size is exact.
-                self.figure.savefig(out, format="png", dpi=CSS_DPI * DENSITY, metadata={"Software": None})
-            self._png = out.getvalue()
-        return self._png
+        out = io.BytesIO()
+        with style():
+            # No bbox_inches="tight": the PNG keeps the figure's own size, so its shown size is exact.
+            self.figure.savefig(out, format="png", dpi=CSS_DPI * DENSITY, metadata={"Software": None})
+        return out.getvalue()
 
     def svg(self):
         """The picture as SVG text, the same in every run (no date, fixed ids, text as text)."""
-        if self._svg is None:
-            out = io.StringIO()
-            with style():
-                self.figure.savefig(out, format="svg", dpi=CSS_DPI, metadata={"Date": None, "Creator": None})
-            text = out.getvalue()
-            self._svg = text[text.index("<svg") :]
-        return self._svg
-
-    def html(self):
-        """An ``<img>`` of the PNG at its own size (the form JupyterLab keeps in an untrusted notebook)."""
-        width, height = self.size
-        data = base64.b64encode(self.png()).decode("ascii")
-        alt = self.alt.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-        return (
-            f'<img class="micrograd-picture" alt="{alt}" style="max-width:none;width:{width}px;height:{height}px" '
-            f'src="data:image/png;base64,{data}">'
-        )
+        out = io.StringIO()
+        with style():
+            self.figure.savefig(out, format="svg", dpi=CSS_DPI, metadata={"Date": None, "Creator": None})
+        text = out.getvalue()
+        return text[text.index("<svg") :]
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         width, height = self.size

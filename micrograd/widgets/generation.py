@@ -5,7 +5,7 @@ import random
 
 from ..gpt import token_probabilities
 from ._base import Controller, message_html, static_html, widgets
-from .generation_html import attention_html, draw_html, name_html, panel, probabilities_html, row
+from .generation_html import CHOICE_PX, attention_html, draw_html, name_html, panel, probabilities_html, row
 
 __all__ = ["GenerationStepper"]
 
@@ -226,7 +226,7 @@ class GenerationStepper(Controller):
             "<div style='font-size:12px;margin-top:6px'>The same probabilities end to end, in token order; "
             f"the random number u = {last.u:.3f} falls in {html.escape(repr(self.symbols[last.token]))}</div>"
         )
-        return panel(title, bars + caption + fell, "micrograd-probabilities")
+        return panel(title, bars + caption + fell, "micrograd-probabilities", width=CHOICE_PX)
 
     def _attention_html(self):
         if not self.steps:
@@ -239,7 +239,7 @@ class GenerationStepper(Controller):
     def static_html(self):
         body = (
             f"<div>{self.status.value}</div>{self.name_panel.value}"
-            f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{self.choice_panel.value}{self.attention_panel.value}</div>'
+            f"{row(self.choice_panel.value, self.attention_panel.value)}"
         )
         return static_html(body)
 

@@ -10,10 +10,11 @@ import html
 
 from .. import palette
 
-__all__ = ["name_html", "probabilities_html", "draw_html", "attention_html", "DRAW_BAR_PX", "BAR_PX"]
+__all__ = ["name_html", "probabilities_html", "draw_html", "attention_html", "panel", "DRAW_BAR_PX", "BAR_PX", "CHOICE_PX"]
 
 BAR_PX = 200  # the likeliest token's bar is this wide, the others in proportion
 DRAW_BAR_PX = 340  # the cumulative bar, all tokens end to end
+CHOICE_PX = DRAW_BAR_PX + 20  # the next-token panel: its bars, the cumulative bar and their captions
 CELL_PX = 24  # an attention cell: room for ".52" at 11 px
 _TEXT = "#1e293b"
 _MUTED = "#64748b"
@@ -159,9 +160,14 @@ def _short(symbol):
     return symbol.strip("<>") if len(symbol) > 1 else symbol
 
 
-def panel(title, body, css_class):
-    """A titled panel; panels sit side by side and wrap on a narrow page."""
-    return f'<div class="{css_class}" style="{_PANEL}"><div style="font-weight:bold;margin-bottom:4px">{_e(title)}</div>{body}</div>'
+def panel(title, body, css_class, width=None):
+    """A titled panel; panels sit side by side and wrap on a narrow page.  ``width`` (px):
+    the panel's text wraps within it, so that two panels fit next to each other."""
+    sizing = f";max-width:{width}px" if width else ""
+    return (
+        f'<div class="{css_class}" style="{_PANEL}{sizing}">'
+        f'<div style="font-weight:bold;margin-bottom:4px">{_e(title)}</div>{body}</div>'
+    )
 
 
 def row(*panels):
