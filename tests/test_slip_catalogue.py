@@ -26,10 +26,13 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
+from gpt_answers import STEP_KEY, STEP_SLIPS
+from gpt_answers import load as load_gpt_piece
+from gpt_answers import load_source as load_gpt_source
 
 from micrograd import Value
 from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from micrograd.course import lesson08, lesson09, lesson10
+from micrograd.course import lesson08, lesson09, lesson10, lesson11
 
 
 @pytest.fixture(autouse=True)
@@ -446,6 +449,31 @@ ANSWER_SLIPS = [
                  "the mean of the squared errors", id="l10-fused-the-mean"),
     pytest.param(lesson08.accuracy_from_confusion, lambda: (lambda m: 1 - np.trace(m) / np.sum(m),), "the error rate",
                  id="l08-accuracy-the-error-rate"),
+    pytest.param(lesson11.softmax,
+                 lambda: (load_gpt_piece("lesson 11: softmax", ("max(val.data for val in logits)", "0.0")),),
+                 "Subtract the largest logit", id="l11-softmax-without-the-max-overflows"),
+    pytest.param(lesson11.attention_head,
+                 lambda: (load_gpt_piece("lesson 11: attention_head", (" / head_dim**0.5", "")),),
+                 "not divided by √head_dim", id="l11-head-scores-not-scaled"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[t], ks, vs) "
+                                          "for t in range(len(qs))]\n", "causal_attention"),),
+                 "looks at later positions", id="l11-causal-reads-every-key"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
+                 "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),
+                 "Adam without bias correction", id="l11-step-adam-without-bias-correction"),
+    pytest.param(lesson11.sample_next,
+                 lambda: (load_gpt_source("def sample_next(logits, temperature):\n    probs = softmax([l / temperature "
+                                          "for l in logits])\n    return random.choices(range(len(logits)), "
+                                          "weights=[p.data for p in probs])[0]\n", "sample_next"),),
+                 "at temperature 0 it divides by zero", id="l11-sampling-at-temperature-0"),
+    pytest.param(lesson11.sample_next,
+                 lambda: (load_gpt_source("def sample_next(logits, temperature):\n    if temperature == 0:\n"
+                                          "        return max(range(len(logits)), key=lambda i: logits[i].data)\n"
+                                          "    return random.choices(range(len(logits)), weights=[l.data / temperature "
+                                          "for l in logits])[0]\n", "sample_next"),),
+                 "in proportion to the logits", id="l11-sampling-from-the-logits"),
 ]
 
 

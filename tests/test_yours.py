@@ -1,6 +1,7 @@
 """micrograd.course.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -10,8 +11,9 @@ import pytest
 from micrograd.course import magic, pieces, saved, status, yours
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb"))
-SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb"))
+# The lessons with build-it cells: 2 to 6, and 11.
+LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb")) + sorted(NOTEBOOKS.glob("11_*.ipynb"))
+SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb")) + sorted((NOTEBOOKS / "solutions").glob("11_*.ipynb"))
 
 STUB_VALUE_2 = dict(saved.stored_cells(LESSONS[0]))["lesson 2: MyValue"]
 
@@ -80,7 +82,7 @@ def test_section_key_reads_the_magic_line():
 def test_the_committed_file_is_what_the_cells_write(folder, notebooks):
     """What the shipped cells write, whatever the order they ran in: so no stored output depends on run order."""
     path = (NOTEBOOKS if folder == "notebooks" else NOTEBOOKS / "solutions") / "my_micrograd.py"
-    assert len(notebooks) == 5
+    assert len(notebooks) == 6
     assert path.read_text() == saved.expected_file(notebooks)
 
 
@@ -142,7 +144,8 @@ def test_no_shell_is_left_behind_for_other_tests():
 
 
 @pytest.mark.parametrize("lesson, names", [(2, ["MyValue"]), (3, ["MyValue"]), (4, ["MyValue", "my_topological_order", "my_backward"]),
-                                           (5, ["MyValue", "my_backward", "MyMLP"]), (6, ["MyValue", "MyMLP", "my_train"])])
+                                           (5, ["MyValue", "my_backward", "MyMLP"]), (6, ["MyValue", "MyMLP", "my_train"]),
+                                           (11, ["MyValue", "softmax", "rmsnorm", "attention_head", "training_step"])])
 def test_a_missing_file_and_the_stubs_give_the_same_lines(tmp_path, capsys, lesson, names):
     (tmp_path / "missing").mkdir()
     (tmp_path / "stubs").mkdir()
@@ -165,6 +168,42 @@ def test_the_worked_answers_pass_and_are_used(tmp_path, capsys):
     random.seed(0)
     losses = train(mlp(3, [4, 4, 1]), [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5]], [1.0, -1.0], 5, 0.05)
     assert losses[-1] < losses[0]
+
+
+def test_lesson_11s_worked_answers_pass_and_compute_a_softmax_and_a_norm_on_myvalue(tmp_path, capsys):
+    write_file(tmp_path, yours.ANSWERS)
+    (value, softmax, rmsnorm, head, step), lines = use(capsys, "MyValue", "softmax", "rmsnorm", "attention_head",
+                                                       "training_step", lesson=11, folder=tmp_path)
+    assert lines == ["✓ MyValue: using yours, from lesson 3 (it passes lesson 3's check)"] + [
+        f"✓ {name}: using yours, from lesson 11 (it passes lesson 11's check)"
+        for name in ("softmax", "rmsnorm", "attention_head", "training_step")]
+    from micrograd import Value
+
+    def loss_and_gradients(cls):
+        logits = [cls(2.0), cls(-1.0), cls(0.5), cls(1.5)]
+        out = head(logits, [logits, [cls(0.3) for _ in range(4)]], [[cls(0.1 * k) for k in range(4)], logits])
+        loss = -softmax(logits)[0].log() + sum(x.relu() for x in rmsnorm(logits)) + sum(out)
+        loss.backward()
+        return loss.data, [x.grad for x in logits]
+
+    mine, package = loss_and_gradients(value), loss_and_gradients(Value)
+    assert mine[0] == pytest.approx(package[0], rel=1e-12) and mine[1] == pytest.approx(package[1], rel=1e-9)
+
+
+def test_lesson_11s_operations_work_on_either_style_and_twice():
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    for style, value in [("lesson 3's", yours.ANSWERS["lesson 3: MyValue"]), ("the lecture's", LECTURE_MY_VALUE)]:
+        namespace = {}
+        for code in (value, yours.ANSWERS["lesson 4: my_topological_order"], yours.ANSWERS["lesson 4: my_backward"],
+                     yours.ANSWERS["lesson 4: more operations"], yours.ANSWERS["lesson 11: more operations"],
+                     yours.ANSWERS["lesson 11: more operations"]):
+            exec(code, namespace)
+        assert yours._BY_KEY["lesson 11: more operations"].check(namespace)[0] == "passed", style
+        x = namespace["MyValue"](3.0)
+        y = (x * x).log() + (x - 5).relu() + (2 * x).relu()
+        y.backward()
+        assert abs(y.data - (math.log(9.0) + 6.0)) < 1e-12 and abs(x.grad - (2 / 3 + 2)) < 1e-12, style
 
 
 def test_yours_is_what_comes_back_when_it_passes(tmp_path, capsys):

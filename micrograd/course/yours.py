@@ -29,6 +29,7 @@ import io
 import math
 import random
 
+from . import lesson11_carried
 from .answers import ANSWERS, answer
 from .magic import load_ipython_extension
 from .pieces import BY_KEY, PIECES
@@ -119,6 +120,8 @@ def _load(lesson, folder=None):
         return _CACHE[cache_key]
     # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
     ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
+    if lesson >= 11:
+        ns.update(lesson11_carried.SETTINGS)  # microgpt's sizes, set by lesson 11 before its build-it cells
     results = {}
     filename = str(path_in(folder))
     keys = [p.key for p in PIECES if p.lesson <= lesson]
