@@ -166,13 +166,13 @@ class BackpropStepper(Controller):
         watched = holders + ([] if any(h is original for h in holders) else [original])
         before = [(h, h.grad) for h in watched]
         upstream = node.grad
-        ends = probe(original, backward, holders)  # its local derivatives, and whether it adds (+=) or sets (=)
-        setting = sets(holders, ends)
         if node.local_grads is not None:
-            terms = list(zip(node.inputs, node.local_grads))
-        else:
-            terms = None if ends is None or setting else list(zip(inputs, ends[0]))
-            if terms is not None and self.view.foreign and len(inputs) == len(node.inputs):
+            terms, setting = list(zip(node.inputs, node.local_grads)), []
+        else:  # called from inputs at 0, then at 1: its local derivatives, and whether it adds (+=) or sets (=)
+            ends = probe(original, backward, holders)
+            setting = sets(holders, ends)
+            terms = None if ends is None else list(zip(inputs, ends[0]))
+            if terms is not None and not setting and self.view.foreign and len(inputs) == len(node.inputs):
                 node._local_grads = tuple(ends[0])  # the mirror's, so its edges show them as the package's do
         predicted = self._predict(terms, upstream)
         try:
@@ -203,8 +203,8 @@ class BackpropStepper(Controller):
             added = alone.get(id(child))
             if b and added is not None and _same(a, added) and not _same(a, b + added):
                 overwritten.append((child, b, a, b + added))
-            elif any(h is s for s in setting):  # set by the node's own call: what adding gives, where known
-                overwritten.append((child, b, a, None if added is None else b + added))
+            elif any(h is s for s in setting) or (node.local_grads is not None and _last_share(node, child, a)):
+                overwritten.append((child, b, a, None if node.local_grads is None else b + added))  # set, not added
         return _Step(node, updates, own=True, overwritten=overwritten)
 
     @staticmethod
@@ -383,6 +383,12 @@ def _stores_grad(function):
     if code is None:
         return True
     return any(op.opname == "STORE_ATTR" and op.argval == "grad" for op in dis.get_instructions(code))
+
+
+def _last_share(node, child, grad):
+    """Does child, an input node uses twice, hold only the last use's share (a _backward() that sets with =)?"""
+    shares = [local * node.grad for c, local in zip(node.inputs, node.local_grads) if c is child]
+    return len(shares) > 1 and _same(grad, shares[-1]) and not _same(grad, sum(shares))
 
 
 def _same(a, b):
