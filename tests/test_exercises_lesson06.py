@@ -236,8 +236,8 @@ ZERO_AT_THE_END = ((ZERO, ""), ("        losses.append(loss.data)", ZERO + "    
 
 
 def test_zeroing_after_the_update_as_pytorch_does_passes_and_is_said_to_be_right():
-    # PyTorch's habit, loss.backward(); step; zero_grad(): right on a network whose gradients start at 0, as the
-    # check's do (they once held stale ones put there by the check, which failed this right loop).
+    # PyTorch's habit, loss.backward(); step; zero_grad(): right on a network whose gradients start at 0, as those
+    # of every network the check trains do.
     verdict = check.my_training_loop(loop(RIGHT, *ZERO_AT_THE_END))
     assert verdict.passed, verdict.message
     assert "zeroes the gradients at the end of each step, after the update (PyTorch's habit): right" in verdict.message

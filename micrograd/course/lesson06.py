@@ -204,7 +204,7 @@ def _folded(printed):
     lines = printed.rstrip("\n").count("\n") + 1
     return ('<details style="margin:2px 0 6px 12px;font-family:sans-serif;font-size:13px">'
             f'<summary style="cursor:pointer">what my_train printed while the check ran it ({lines} line'
-            f'{"s" * (lines != 1)}): click to show</summary>'
+            f'{"s" * (lines != 1)})</summary>'
             '<pre style="max-height:16em;overflow:auto;font-size:12px;margin:4px 0">'
             f"{html.escape(printed)}</pre></details>")
 
@@ -253,13 +253,13 @@ def _judge(theirs, got):
         without_zeroing = _losses("no zero_grad")
         at_the_end = ""
         if all(getattr(p, "grad", None) == 0 for p in theirs.parameters()):
-            at_the_end = (" Your loop zeroes the gradients at the end of each step, after the update (PyTorch's habit): "
+            at_the_end = (". Your loop zeroes the gradients at the end of each step, after the update (PyTorch's habit): "
                           "right, as a new model's gradients start at 0. Zeroing them first, before backward(), is "
                           "right whatever they start at")
         return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps, as in the lesson's run (the same "
                       f"network and seed). The same loop without zero_grad ends at {without_zeroing[-1]:.4f}: every "
                       "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the output "
-                      "neuron saturates at ±1." + at_the_end)
+                      "neuron saturates at ±1" + at_the_end)
     if all(g == 1.0 for g in got_numbers):
         return failed("every loss it records is 1.0, the loss's own gradient (loss.grad is dL/dL = 1 after "
                       "backward()): append the loss's number, losses.append(loss.data)")
