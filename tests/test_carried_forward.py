@@ -242,6 +242,10 @@ def test_the_lecture_s_class_typed_as_value_is_not_run_and_no_stale_class_passes
     else:
         assert by_hand.error == "NameError: name 'MyValue' is not defined"  # only by hand, after the message above
     assert "class Value" not in (tmp_path / "my_micrograd.py").read_text()  # not saved
+    said_in_lesson_2 = next(t for t in ("".join(c["source"]) for c in json.loads(LESSON_2.read_text())["cells"])
+                            if "## Build it yourself: your own Value" in t)
+    assert "Call yours `MyValue`, not `Value` as the lecture does" in said_in_lesson_2
+    assert "build-it cell that names its class `Value` is not run, and says so" in said_in_lesson_2
 
 
 def test_the_package_s_version_shows_the_package_s_code_after_a_cell_took_the_name_value(tmp_path):
@@ -295,6 +299,7 @@ def test_lesson_5_says_where_my_value_is_loaded():
                 if "## Build it yourself: `Neuron`, `Layer`, `MLP`" in t)
     assert "loaded at the top of this lesson" not in text
     assert "loaded in \"One neuron, by hand\"\nabove" in text
+    assert "the cell below says so when this kernel has no `MyValue`" in text  # shown by the restart test above
     cells = code_cells(LESSONS[5])
     loads = next(i for i, source in cells if 'MyValue, my_topological_order, my_backward = yours.use(' in source)
     assert loads < build_it_cell(LESSONS[5], "lesson 5: MyNeuron, MyLayer, MyMLP")

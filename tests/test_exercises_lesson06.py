@@ -257,6 +257,8 @@ def test_what_my_train_prints_is_folded_under_the_verdict_not_above_it(capsys):
     assert verdict.figure.startswith("<details") and "(50 lines)" in verdict.figure
     assert "<pre" in verdict.figure and "0 3.5902269803779414\n1 2.71147" in verdict.figure
     assert "<details" not in check.my_training_loop(loop(RIGHT)).figure
+    assert "What your loop prints (the lecture's\n`print(k, loss.data)`, say) is folded under the check's verdict, one " \
+           "click away" in lesson_cell("06", "Build it yourself: the training loop")
 
 
 def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():

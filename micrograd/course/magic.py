@@ -48,7 +48,7 @@ def my_micrograd(line, cell):
     taken = binds_value(code) if names else None
     if taken is not None:
         stale.mark(shell, key, {name: shell.user_ns.get(name) for name in names},
-                   "it was not run, as it names its class Value")
+                   "it was not run, as it takes the name Value, the package's")
         raise NotRun(_VALUE_TAKEN[taken])
     missing = missing_names(code, shell.user_ns)
     before = {name: shell.user_ns.get(name) for name in names}
