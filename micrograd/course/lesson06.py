@@ -215,8 +215,8 @@ def my_training_loop(train):
         return failed(f"pass the function itself, check.my_training_loop(my_train), not {type(train).__name__}")
     if stale.problem(train):
         return failed(stale.problem(train))
-    theirs = _network_for(train)
     with _kept_aside() as printed:
+        theirs = _network_for(train)  # made with the learner's MyMLP, which may print too
         try:
             got = train(theirs, _XS, _YS, _STEPS, _LR)
         except AttributeError as error:
