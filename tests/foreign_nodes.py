@@ -278,6 +278,41 @@ def my_train(model, xs, ys, steps, lr):
 '''
 
 
+# A learner's MyValue kept microgpt's way, the inputs in _children, with lesson 3's recorded local derivatives; and
+# the lecture's order and backward() written for it (v._children where the lecture reads v._prev).
+CHILDREN_MY_VALUE = '''
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._children = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads
+
+    def __add__(self, other):
+        return MyValue(self.data + other.data, (self, other), "+", _local_grads=(1.0, 1.0))
+
+    def __mul__(self, other):
+        return MyValue(self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data))
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        return MyValue(t, (self,), "tanh", _local_grads=(1 - t**2,))
+
+    def _backward(self):
+        for child, local in zip(self._children, self._local_grads):
+            child.grad += local * self.grad
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
+'''
+CHILDREN_AUTOGRAD = LECTURE_AUTOGRAD.replace("v._prev", "v._children")
+
+
 def _lecture_class(name):
     """The class of LECTURE_MY_VALUE under another name, defined as if in this module."""
     namespace = {"__name__": __name__}

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
     TRAIN_SOLUTION, VALUE_SOLUTION, load, load_nn, load_nn_on, load_train
-from foreign_nodes import LECTURE_TRAIN, lecture_micrograd
+from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, lecture_micrograd
 from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
                          SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
 from gpt_answers import load as load_gpt_piece
@@ -344,6 +344,7 @@ def sample_next(logits, temperature):
 
 
 # (checker, the answer's arguments, words the verdict must contain): each id says how the answer is written.
+ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 NEVER = ("memory at", "memoryview", "rounded", "not it")  # words no right answer's verdict may carry
 
 CATALOGUE = [
@@ -401,8 +402,11 @@ CATALOGUE = [
                  "come out right", id="l03-step-lists-and-ints"),
     pytest.param(lesson03.my_backward_step, lambda: lecture("MyValue"), "the lecture's way",
                  id="l03-step-the-lectures-closures-and-set"),
+    pytest.param(lesson03.my_backward_step, lambda: (load(CHILDREN_MY_VALUE),), "come out right",
+                 id="l03-step-inputs-in-_children"),
     pytest.param(lesson03.walk_by_hand, lambda: walk(load(STEP_SOLUTION), with_leaves=True), "a 6.0",
                  id="l03-walk-leaves-included"),
+    pytest.param(lesson03.walk_by_hand, lambda: walk(load(CHILDREN_MY_VALUE)), "a 6.0", id="l03-walk-inputs-in-_children"),
     pytest.param(lesson03.walk_by_hand, lambda: walk(lecture_micrograd()["MyValue"]), "a 6.0",
                  id="l03-walk-the-lectures-class"),
     pytest.param(lesson03.walk_by_hand, lambda: (lambda L, order: (L, (node for node in order)))(*walk(load(STEP_SOLUTION))),
@@ -426,8 +430,12 @@ CATALOGUE = [
     pytest.param(lesson04.my_topological_order,
                  lambda: (load(AUTOGRAD_SOLUTION, ("    return order", "    return tuple(order)"), name="my_topological_order"),),
                  "every node once", id="l04-topo-a-tuple"),
+    pytest.param(lesson04.my_topological_order, lambda: (load(CHILDREN_AUTOGRAD, name="my_topological_order"),),
+                 "every node once", id="l04-topo-reading-_children"),
     pytest.param(lesson04.my_backward, lambda: functions(AUTOGRAD_ITERATIVE, "my_backward"), "all six graphs",
                  id="l04-backward-calling-each-nodes-backward"),
+    pytest.param(lesson04.my_backward, lambda: (load(CHILDREN_AUTOGRAD, name="my_backward"),), "all six graphs",
+                 id="l04-backward-reading-_children"),
     pytest.param(lesson04.my_backward, seeded_and_stepped_by_hand, "all six graphs",
                  id="l04-backward-root-stepped-by-hand-then-skipped"),
     pytest.param(lesson04.my_backward,
@@ -490,6 +498,10 @@ CATALOGUE = [
                  id="l06-loop-the-lectures"),
     pytest.param(lesson06.my_training_loop, train_keeping_numpy_floats, "as in the lesson's run",
                  id="l06-loop-float-losses"),
+    pytest.param(lesson06.my_training_loop,
+                 lambda: (load_train(TRAIN_SOLUTION, (ZERO, ""), ("        losses.append(loss.data)",
+                                                                   ZERO + "        losses.append(loss.data)")),),
+                 "after the update (PyTorch's habit): right", id="l06-loop-zeroing-after-the-update"),
     pytest.param(lesson06.my_training_loop,
                  lambda: (load_train(TRAIN_SOLUTION, ("    for k in range(steps):\n", "    k = 0\n    while k < steps:\n        k += 1\n"),
                                      ("p.data -= lr * p.grad", "p.data = p.data - lr * p.grad")),),

@@ -7,6 +7,7 @@ from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
 from .drawing import draw, drawing_options, node_names
+from .probe import probe, sets
 
 __all__ = ["BackpropStepper"]
 
@@ -166,12 +167,13 @@ class BackpropStepper(Controller):
         before = [(h, h.grad) for h in watched]
         upstream = node.grad
         if node.local_grads is not None:
-            terms = list(zip(node.inputs, node.local_grads))
-        else:
-            probed = self._probe(original, backward, holders, before)
-            terms = None if probed is None else list(zip(inputs, probed))
-            if probed is not None and self.view.foreign and len(inputs) == len(node.inputs):
-                node._local_grads = tuple(probed)  # the mirror's, so its edges show them as the package's do
+            terms, setting = list(zip(node.inputs, node.local_grads)), []
+        else:  # called from inputs at 0, then at 1: its local derivatives, and whether it adds (+=) or sets (=)
+            ends = probe(original, backward, holders)
+            setting = sets(holders, ends)
+            terms = None if ends is None else list(zip(inputs, ends[0]))
+            if terms is not None and not setting and self.view.foreign and len(inputs) == len(node.inputs):
+                node._local_grads = tuple(ends[0])  # the mirror's, so its edges show them as the package's do
         predicted = self._predict(terms, upstream)
         try:
             backward()
@@ -188,7 +190,8 @@ class BackpropStepper(Controller):
         if not changes and upstream and not _stores_grad(backward):
             return _Step(node, [], own=True, idle=True)
         stray = any(h is original for h, _ in changes) and not any(h is original for h in holders)
-        if predicted is not None and not stray and all(_same(_grad(h), predicted[1][id(c)]) for c, h in zip(inputs, holders)):
+        if predicted is not None and not stray and not setting and all(
+                _same(_grad(h), predicted[1][id(c)]) for c, h in zip(inputs, holders)):
             return _Step(node, predicted[0])
         mirror = {id(h): child for child, h in zip(inputs, holders)}
         mirror[id(original)] = node
@@ -200,6 +203,8 @@ class BackpropStepper(Controller):
             added = alone.get(id(child))
             if b and added is not None and _same(a, added) and not _same(a, b + added):
                 overwritten.append((child, b, a, b + added))
+            elif any(h is s for s in setting) or (node.local_grads is not None and _last_share(node, child, a)):
+                overwritten.append((child, b, a, None if node.local_grads is None else b + added))  # set, not added
         return _Step(node, updates, own=True, overwritten=overwritten)
 
     @staticmethod
@@ -215,20 +220,6 @@ class BackpropStepper(Controller):
             alone[id(child)] = alone.get(id(child), 0.0) + local * upstream
             rows.append((child, local, upstream, before, after[id(child)]))
         return rows, after, alone
-
-    def _probe(self, original, backward, holders, before):
-        """What ``backward()`` hands each input from a zero start when the node's grad is 1: its
-        local derivatives.  Everything it touched is put back; None if it raised."""
-        try:
-            for h in holders:
-                h.grad = 0.0
-            original.grad = 1.0
-            backward()
-            return [_grad(h) for h in holders]
-        except Exception:  # noqa: BLE001 - the real call says what it raises
-            return None
-        finally:
-            self._restore(before)
 
     @staticmethod
     def _restore(grads):
@@ -339,6 +330,11 @@ class BackpropStepper(Controller):
             return [step.error]
         found = []
         for child, before, after, summed in step.overwritten:
+            if summed is None or before == 0:  # set (=) by this node's _backward(), seen by calling it twice
+                twice = (f"{name[child]} is used twice by this node, and holds one use's share, where adding gives "
+                         f"{fmt(summed)}" if summed is not None else "a value used twice keeps only its last use's share")
+                found.append(f"this node's _backward() sets {name[child]}.grad (=) where it must add to it (+=): {twice}.")
+                continue
             found.append(
                 f"{name[child]}.grad already held {fmt(before)} from an earlier use, and this step replaced it with "
                 f"{fmt(after)}: gradients from two uses must add up (+=, not =), to {fmt(summed)} here."
@@ -387,6 +383,12 @@ def _stores_grad(function):
     if code is None:
         return True
     return any(op.opname == "STORE_ATTR" and op.argval == "grad" for op in dis.get_instructions(code))
+
+
+def _last_share(node, child, grad):
+    """Does child, an input node uses twice, hold only the last use's share (a _backward() that sets with =)?"""
+    shares = [local * node.grad for c, local in zip(node.inputs, node.local_grads) if c is child]
+    return len(shares) > 1 and _same(grad, shares[-1]) and not _same(grad, sum(shares))
 
 
 def _same(a, b):
