@@ -8,7 +8,7 @@ from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, S
                          SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
                          STEP_SLIPS, load, load_source, namespace, swapped)
 
-from micrograd.course import yours
+from micrograd.course import saved, yours
 from micrograd.course import exercise_titles
 from micrograd.course import lesson11 as check
 from micrograd.course.verdicts import TODO
@@ -24,7 +24,7 @@ def _quiet(capsys):
 
 def stub(key):
     """The build-it cell as the lesson gives it, run as the lesson runs it."""
-    (code,) = [code for k, code in yours.stored_cells(LESSON) if k == key]
+    (code,) = [code for k, code in saved.stored_cells(LESSON) if k == key]
     return load_source(code, key.split(": ", 1)[1])
 
 

@@ -15,12 +15,10 @@ from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_less
 LESSON = NOTEBOOKS / "11_gpt.ipynb"
 TIMES = [re.compile(r"\d+(\.\d+)? (ms|s)\b"), re.compile(r"\d+× faster")]  # measured, as notebooks/sanitize.cfg says
 PROMPT = re.compile(r"^Out\[\d+\]: ", re.M)  # the shell's execution count, which a notebook keeps apart
-# IPython's own note when %load_ext runs again (every lesson's first cell says it the second time).
-LOADED_AGAIN = "The micrograd.course.yours extension is already loaded. To reload it, use:\n  %reload_ext micrograd.course.yours\n"
 
 
 def without_times(text):
-    text = PROMPT.sub("", text.replace(LOADED_AGAIN, ""))
+    text = PROMPT.sub("", text)
     for pattern in TIMES:
         text = pattern.sub("TIME", text)
     return text
