@@ -108,10 +108,10 @@ def draw_html(symbols, probabilities, drawn, u):
             f'font-size:11px;line-height:20px;text-align:center;overflow:hidden;color:{_TEXT};{_FONT}">{label}</div>'
         )
         left += width
-    x = u * DRAW_BAR_PX
+    x = u * DRAW_BAR_PX  # its label kept clear of the scale's 0 and 1
     marker = (
         f'<div class="micrograd-draw-marker" style="position:absolute;left:{x - 1:.2f}px;top:-5px;width:2px;height:30px;background-color:{_TEXT}"></div>'
-        f'<div style="position:absolute;left:{min(max(x - 30, 0), DRAW_BAR_PX - 60):.2f}px;top:27px;width:60px;text-align:center;font-size:11px">u = {u:.3f}</div>'
+        f'<div style="position:absolute;left:{min(max(x - 30, 12), DRAW_BAR_PX - 72):.2f}px;top:27px;width:60px;text-align:center;font-size:11px">u = {u:.3f}</div>'
     )
     scale = (
         f'<div style="position:absolute;left:0;top:27px;font-size:11px;color:{_MUTED}">0</div>'
