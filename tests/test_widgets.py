@@ -858,3 +858,29 @@ def test_the_training_stepper_trains_a_learner_mlp_as_their_own_loop_would():
     with pytest.raises(TypeError, match=r"^the hinge loss needs an operation your MyValue does not have .*relu"):
         TrainingStepper(ns["MyMLP"](2, [3, 1]), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], loss="hinge")
 
+
+
+def test_a_model_whose_layers_always_return_lists_has_one_output_per_sample():
+    """A layer that returns a list even of one output: [output] is one output, trained and drawn
+    as the same model whose last layer unwraps it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from foreign_nodes import LectureValue, lecture_nn
+
+    X, y = blobs(8)
+    steppers = []
+    for lists in (True, False):
+        random.seed(0)
+        model = lecture_nn(LectureValue, layers_return_lists=lists)["MyMLP"](2, [4, 1])
+        assert isinstance(model(X[0]), list) == lists
+        for loss in ("mse", "sum_of_squares"):
+            random.seed(0)
+            model = lecture_nn(LectureValue, layers_return_lists=lists)["MyMLP"](2, [4, 1])
+            stepper = TrainingStepper(model, X, y, loss=loss, lr=0.05)  # 2-D: the boundary is drawn too
+            stepper.run(3)
+            steppers.append(stepper)
+    listed, unwrapped = steppers[:2], steppers[2:]
+    for a, b in zip(listed, unwrapped):
+        # the same numbers, but for rounding: the lecture's class adds gradients in the order of a set
+        assert [r["loss"] for r in a.history] == pytest.approx([r["loss"] for r in b.history], rel=1e-12)
+        assert [r["accuracy"] for r in a.history] == [r["accuracy"] for r in b.history]
+        assert bytes(a.image.value).startswith(PNG_SIGNATURE)
