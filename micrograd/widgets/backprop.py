@@ -5,7 +5,7 @@ import html
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
-from .drawing import draw, drawing_options, node_names
+from .drawing import draw, drawing_options, kept_layout, node_names
 from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, same, stores_grad
 
 __all__ = ["BackpropStepper"]
@@ -51,7 +51,9 @@ class BackpropStepper(Controller):
     are shown on the edges unless ``show_local_grads=False``.  The layout is
     chosen once, from the first drawing, so the graph does not jump about
     between steps: left to right when that fits the page, else upright with
-    the output on top, where the backward pass starts.
+    the output on top, where the backward pass starts; and each step is drawn
+    at the places Graphviz laid the first drawing out (``viz.KeptLayout``),
+    so a step costs the rendering, not a layout.
 
     A graph with an operation the stepper cannot step (neither a
     ``_backward()`` nor ``_local_grads``) is refused at the start.
@@ -77,6 +79,7 @@ class BackpropStepper(Controller):
         if self.view.foreign and self.options.parameters is not None:  # the learner's nodes: their mirrors
             self.options = self.options.replace(model=None, params=self.view.map_params(self.options.parameters))
         self.names = node_names(self.nodes, self.options.parameters)
+        self.layout = kept_layout()  # a step changes numbers and colours, never where things are
         # Only nodes with inputs have chain-rule work to do; a lone leaf still
         # gets one step, the seed.
         self.schedule = [node for node in reversed(self.nodes) if node.inputs] or [self.root]
@@ -285,7 +288,7 @@ class BackpropStepper(Controller):
             self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
             if self.options.rankdir == "BT":
                 drawing = draw(self.root, self.options, highlight)
-        return graph_html(drawing)
+        return graph_html(drawing, self.layout)
 
     def static_html(self):
         return static_html(f"<div>{self.panel.value}</div>{self.graph.value}")  # as drawn, not drawn again

@@ -3,7 +3,7 @@
 from ..graphs import NOT_KEPT
 from ._base import fmt
 
-__all__ = ["draw", "drawing_options", "node_names"]
+__all__ = ["draw", "drawing_options", "kept_layout", "node_names"]
 
 
 def _viz():
@@ -28,6 +28,11 @@ def drawing_options(options, changes, **defaults):
 def draw(root, options, highlight=()):
     """``micrograd.viz.draw_dot`` of ``root`` with ``options``, marking ``highlight`` nodes and edges."""
     return _viz().draw_dot(root, options, highlight=list(highlight))
+
+
+def kept_layout():
+    """A ``micrograd.viz.KeptLayout``: the one layout a widget redraws its graph at."""
+    return _viz().KeptLayout()
 
 
 def node_names(nodes, params=None):
