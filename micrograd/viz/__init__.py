@@ -19,6 +19,9 @@ bottom if that is narrower, and otherwise scrolls sideways in its own box.
 Widths for that choice are estimated from the DOT text, so the choice, like
 the DOT text, is the same on every machine.
 
+A widget that redraws one graph in many states renders them through one
+``KeptLayout``: laid out once, each state drawn at the same positions.
+
 Saving a drawing: ``draw_dot(loss).export("loss.svg")`` (or ``.png``,
 ``.pdf``, ``.dot``), or ``.render("loss", format="png")`` as for any
 ``graphviz.Digraph``.
@@ -31,6 +34,7 @@ from .drawing import GraphDrawing, GraphvizNotFound, draw_dot
 from .graph import parameter_names
 from .labels import format_number
 from .gpt import draw_gpt
+from .layout import KeptLayout
 from .model import draw_model
 from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
 from .page import fit_to_page, inline_drawings_as_images, side_by_side, svg_image, svg_size
@@ -50,6 +54,7 @@ __all__ = [
     "DrawOptions",
     "GraphDrawing",
     "GraphvizNotFound",
+    "KeptLayout",
     "DEFAULT_MAX_NODES",
     "PAGE_WIDTH_PX",
     "fit_to_page",

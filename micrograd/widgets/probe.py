@@ -8,11 +8,9 @@ whether it adds its share (+=) or sets it (=).  ``=`` goes wrong only where a va
 
 import math
 
+from .steps import held_grad
+
 __all__ = ["probe", "sets"]
-
-
-def _grad(holder):
-    return 0.0 if holder.grad is None else float(holder.grad)
 
 
 def probe(original, backward, holders):
@@ -26,7 +24,7 @@ def probe(original, backward, holders):
                 h.grad = start
             original.grad = 1.0
             backward()
-            ends.append([_grad(h) for h in holders])
+            ends.append([held_grad(h) for h in holders])
         return ends
     except Exception:  # noqa: BLE001 - the stepper's real call says what it raises
         return None
