@@ -28,7 +28,7 @@ _GROUP = re.compile(r'<g id="[^"]*" class="(\w+)">\s*(?:<title>([^<]*)</title>)?
 # Graphviz draws a node with absolute coordinates only: paths (M and C), polygons, ellipses.
 _COORDINATES = re.compile(r'\b(?:points|d)="([^"]*)"')
 _ELLIPSE = re.compile(r'<ellipse\b[^>]*?\bcx="([-0-9.]+)" cy="([-0-9.]+)" rx="([-0-9.]+)" ry="([-0-9.]+)"')
-_ID = re.compile(r' id="[^"]*"')
+_ID = re.compile(r' (?:id|class)="[^"]*"')
 _NUMBER = re.compile(r"-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?")
 
 # The DOT text has one statement per line (see dotsource): nodes, then edges.
@@ -191,8 +191,9 @@ def _place(low, high, size, start, extent):
 def crop_to_window(svg, window):
     """``svg`` showing only ``window``: its viewBox and its size (in the units it had) cut to it; a
     window of several bands shows each in a nested ``<svg>`` of its own, with a dashed line across
-    each gap.  Each band holds a copy of the drawing, the later ones without ``id``s: a page holds
-    many drawings, all with Graphviz's ids, so a ``<use>`` of one could show another."""
+    each gap.  Each band holds a copy of the drawing, the later ones without ``id``s or classes (a
+    page holds many drawings, all with Graphviz's ids, so a ``<use>`` of one could show another;
+    and a node is found once in the page)."""
     root = _ROOT.search(svg)
     if root is None:
         raise ValueError("not an SVG document: no <svg> element found")
