@@ -229,6 +229,18 @@ graph => Array.from(graph.querySelectorAll('g.node'))
 """ % HIGHLIGHT
 
 
+# Is the value box labelled so shown, not cut off by the graph's box or by the window it shows?
+# The point at the middle of its label must hit that box: a box outside a cropped window (or one
+# of its bands) is clipped, and the point hits something else.  A band's copy counts too.
+VALUE_BOX_IN_VIEW = """
+(stepper, label) => Array.from(stepper.querySelectorAll('.micrograd-graph svg g'))
+    .filter(g => g.querySelectorAll(':scope > text').length > 1 && g.querySelector(':scope > text').textContent === label)
+    .some(g => { const r = g.querySelector(':scope > text').getBoundingClientRect();
+                 const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                 return hit !== null && g.contains(hit); })
+"""
+
+
 def wait_for_highlight(page, stepper, label):
     """Wait until exactly one value box is highlighted and its label is ``label``.
 
@@ -279,7 +291,13 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
         expect(backprop.locator(".micrograd-position")).to_have_text(str(k))
         expect(backprop.locator(".micrograd-current")).to_have_text(label)
         wait_for_highlight(page, backprop, label)
+        backprop.scroll_into_view_if_needed()
+        # the graph is taller than its box: the node each step works on is in view
+        assert backprop.evaluate(VALUE_BOX_IN_VIEW, label), f"step {k}: {label} is out of view"
     expect(backprop.locator(".micrograd-panel")).to_contain_text("a.grad += -3.0000 × -2.0000")
+    # the pass is done: the leaves, which hold the answers, are in view
+    for leaf in "abcf":
+        assert backprop.evaluate(VALUE_BOX_IN_VIEW, leaf), f"the leaf {leaf} is out of view at the end"
 
     # Back moves the highlight back to d.
     button(backprop, "Back").click()

@@ -20,7 +20,9 @@ Widths for that choice are estimated from the DOT text, so the choice, like
 the DOT text, is the same on every machine.
 
 A widget that redraws one graph in many states renders them through one
-``KeptLayout``: laid out once, each state drawn at the same positions.
+``KeptLayout``: laid out once, each state drawn at the same positions; one
+taller than its box shows the part around the node in focus
+(``window_around``, ``crop_to_window``).
 
 Saving a drawing: ``draw_dot(loss).export("loss.svg")`` (or ``.png``,
 ``.pdf``, ``.dot``), or ``.render("loss", format="png")`` as for any
@@ -40,6 +42,7 @@ from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
 from .page import fit_to_page, inline_drawings_as_images, side_by_side, svg_image, svg_size
 from .picture import Picture
 from .text import text_graph
+from .window import Window, crop_to_window, leaf_nodes, marked_nodes, output_nodes, window_around
 
 __all__ = [
     "draw_dot",
@@ -64,4 +67,10 @@ __all__ = [
     "inline_drawings_as_images",
     "format_number",
     "parameter_names",
+    "Window",
+    "window_around",
+    "crop_to_window",
+    "marked_nodes",
+    "leaf_nodes",
+    "output_nodes",
 ]

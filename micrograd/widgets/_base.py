@@ -4,7 +4,7 @@ import html
 
 from .. import optional
 
-__all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "message_html", "static_html"]
+__all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
 
 # A graph panel scrolls within this height, so the buttons and the panel of
 # numbers above it stay on a 800 px screen while the graph is explored.
@@ -102,4 +102,9 @@ def graph_html(drawing, layout=None):
             return drawing.html()
         return fit_to_page(layout.svg(drawing), drawing.page_width, dot=drawing.source)
     except graphviz.ExecutableNotFound as error:
-        return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'
+        return no_graphviz_html(error, drawing)
+
+
+def no_graphviz_html(error, drawing):
+    """What a graph panel shows without Graphviz: viz's install advice, and the DOT text."""
+    return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'

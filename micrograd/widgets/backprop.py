@@ -4,8 +4,9 @@ import html
 
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
-from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
+from ._base import Controller, fmt, message_html, static_html, widgets
 from .drawing import draw, drawing_options, kept_layout, node_names
+from .graph_window import GraphWindow
 from .probe import probe, sets
 from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, same, stores_grad
 
@@ -55,6 +56,12 @@ class BackpropStepper(Controller):
     the output on top, where the backward pass starts; and each step is drawn
     at the places Graphviz laid the first drawing out (``viz.KeptLayout``),
     so a step costs the rendering, not a layout.
+
+    A graph taller (or wider) than its box is shown cropped to the part
+    around the active node (before the first step, the output; at the end,
+    the leaves, which hold the answers), with a note saying so: the box
+    cannot be scrolled to a node for you.  Tick ``whole_graph`` (or call
+    ``show_whole_graph()``) to see all of it, scrolling in its box.
 
     A graph with an operation the stepper cannot step (neither a
     ``_backward()`` nor ``_local_grads``) is refused at the start.
@@ -110,12 +117,13 @@ class BackpropStepper(Controller):
         self.run_button = widgets.Button(description="To the end", icon="fast-forward", tooltip="finish the backward pass")
         self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="all gradients back to zero")
         self.panel = widgets.HTML()
-        self.graph = graph_widget()
+        self.picture = GraphWindow()  # the drawing, around the active node unless the whole graph is asked for
+        self.graph, self.whole_graph = self.picture.box, self.picture.whole_graph
         self.step_button.on_click(lambda _: self.step())
         self.back_button.on_click(lambda _: self.back())
         self.run_button.on_click(lambda _: self.finish())
         self.reset_button.on_click(lambda _: self.reset())
-        buttons = widgets.HBox([self.step_button, self.back_button, self.run_button, self.reset_button])
+        buttons = widgets.HBox([self.step_button, self.back_button, self.run_button, self.reset_button, self.whole_graph])
         self.widget = widgets.VBox([buttons, self.panel, self.graph])
         self.widget.add_class("micrograd-backprop-stepper")
         self.panel.add_class("micrograd-panel")
@@ -266,10 +274,14 @@ class BackpropStepper(Controller):
     def redraw(self):
         self.step_button.disabled = self.run_button.disabled = self.done
         self.back_button.disabled = self.reset_button.disabled = self.position == 0
-        self.graph.value = self._graph_html()
+        self._draw_graph()
         self.panel.value = self._panel_html()
 
-    def _graph_html(self):
+    def show_whole_graph(self, whole=True):
+        """The whole graph, scrolling in its box; ``whole=False``: the part around the active node."""
+        self.picture.show_whole_graph(whole)
+
+    def _draw_graph(self):
         node = self.current
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
         drawing = draw(self.root, self.options, highlight)
@@ -279,7 +291,7 @@ class BackpropStepper(Controller):
             self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
             if self.options.rankdir == "BT":
                 drawing = draw(self.root, self.options, highlight)
-        return graph_html(drawing, self.layout)
+        self.picture.show(drawing, self.layout, active=None if node is None else self.names[node], at_end=self.done)
 
     def static_html(self):
         return static_html(f"<div>{self.panel.value}</div>{self.graph.value}")  # as drawn, not drawn again
