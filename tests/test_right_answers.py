@@ -60,6 +60,11 @@ def measured_slope(h=1e-6):
     return (f(-1 + h) - f(-1)) / h
 
 
+def slope_in_float32(f, x, h):
+    x, h = np.float32(x), np.float32(h)  # every step in float32, about 7 digits
+    return (f(x + h) - f(x)) / h
+
+
 def slope_of_g(which, h=1e-7):
     g = lambda x, y: x**2 * y + 3 * y  # noqa: E731
     return (g(1.5 + h, -2) - g(1.5, -2)) / h if which == "x" else (g(1.5, -2 + h) - g(1.5, -2)) / h
@@ -329,6 +334,7 @@ CATALOGUE = [
                  id="l01-slope-function-nudged-to-the-left"),
     pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: np.float32((f(x + h) - f(x)) / h),), "any function",
                  id="l01-slope-function-np.float32"),
+    pytest.param(lesson01.slope_function, lambda: (slope_in_float32,), "any function", id="l01-slope-function-all-float32"),
     pytest.param(lesson01.two_input_slopes, lambda: (np.float64(-6.0), np.float64(5.25)), "∂g/∂x = -6",
                  id="l01-two-slopes-numpy"),
     pytest.param(lesson01.two_input_slopes, lambda: (slope_of_g("x"), slope_of_g("y")), "∂g/∂y = 5.25",
