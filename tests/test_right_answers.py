@@ -19,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
-    TRAIN_SOLUTION, VALUE_SOLUTION, load, load_nn, load_nn_on, load_train
-from foreign_nodes import LECTURE_TRAIN, lecture_micrograd
+    TRAIN_SOLUTION, VALUE_SOLUTION, load, load_lesson4_value, load_nn, load_nn_on, load_train
+from foreign_nodes import LECTURE_TRAIN, LectureValue, lecture_micrograd
 
 import micrograd.course
 from micrograd import Value, data, losses, metrics
@@ -186,12 +186,17 @@ def gradf_other_form(a, b, c):
     return [-3 * a * a - 0.5 / math.sqrt(a), 3 * math.cos(3 * b) + 2.5 * b * math.sqrt(b), c**-2]
 
 
-def three_backwards():
-    a = Value(2.0)
-    y = a * a + a
-    for _ in range(3):
-        y.backward()
-    return (a.grad,)
+def three_backwards(my_value=None):
+    """a.grad after three y.backward(), on the package's Value and on lesson 4's MyValue, run, not typed."""
+    my_value = my_value or load_lesson4_value()
+    grads = []
+    for cls in (Value, my_value):
+        a = cls(2.0)
+        y = a * a + a
+        for _ in range(3):
+            y.backward()
+        grads.append(a.grad)
+    return (*grads, my_value)
 
 
 def lecture_nn():
@@ -425,8 +430,11 @@ CATALOGUE = [
     pytest.param(lesson04.sin_op, lambda: (lambda x: Value.from_op(np.float32(np.sin(x.data)), (x,),
                                                                    (np.float32(np.cos(x.data)),), "sin"),),
                  "an operation like any other", id="l04-sin-np.float32"),
-    pytest.param(lesson04.grad_after_three_backwards, lambda: (np.float64(15.0),), "dy/da = 5", id="l04-three-numpy"),
-    pytest.param(lesson04.grad_after_three_backwards, three_backwards, "dy/da = 5", id="l04-three-run"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (np.float64(15.0), np.int64(27), load_lesson4_value()),
+                 "dy/da = 5", id="l04-three-numpy"),
+    pytest.param(lesson04.grad_after_three_backwards, three_backwards, "27 on your MyValue", id="l04-three-run"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: three_backwards(LectureValue), "as the lecture's code",
+                 id="l04-three-run-on-the-lectures-class"),
     # Lesson 5 ----------------------------------------------------------------------------------------
     pytest.param(lesson05.my_mlp, lambda: load_nn_on(STEP_WITH_NUMBERS, NN_SOLUTION), "41 parameters",
                  id="l05-nn-on-the-learners-own-value"),

@@ -22,6 +22,7 @@ from build_stubs import (
     TRAIN_SOLUTION,
     VALUE_SOLUTION,
     load,
+    load_lesson4_value,
     load_nn,
     load_nn_on,
     load_train,
@@ -88,6 +89,20 @@ def my_backward(root):
     def go(node):
         for child, local in zip(node._prev, node._local_grads):
             child.grad += local * node.grad
+            go(child)
+
+    go(root)
+'''
+
+# The same recursion through each node's own _backward(), the lecture's step: a node reached by two paths
+# is stepped twice, which a right loop over an order listing it twice would also give.
+RECURSIVE_THROUGH_BACKWARD = '''
+def my_backward(root):
+    root.grad = 1.0
+
+    def go(node):
+        node._backward()
+        for child in node._prev:
             go(child)
 
     go(root)
@@ -233,6 +248,8 @@ CATALOGUE = [
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(RECURSIVE_BACKWARD),
                  "once per path", id="backward-recursive-without-an-order"),
+    pytest.param("backward()", lesson04.my_backward, lambda: backward(RECURSIVE_THROUGH_BACKWARD),
+                 "goes down recursively, calling each node's _backward()", id="backward-recursive-through-backward"),
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad -= local * node.grad")),
                  "wrong sign", id="backward-subtracts"),
@@ -415,8 +432,12 @@ ANSWER_SLIPS = [
                  id="l02-division-typed-as-text"),
     pytest.param(lesson02.count_nodes_and_edges, lambda: (4, 3), "the two counts swapped",
                  id="l02-count-swapped"),
-    pytest.param(lesson04.grad_after_three_backwards, lambda: (10,), "two backward() calls",
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (10, 27, load_lesson4_value()), "two backward() calls",
                  id="l04-three-counted-two-calls"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (27, 27, load_lesson4_value()),
+                 "and your MyValue, gives after three calls", id="l04-three-mine-for-the-package"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (15, 15, load_lesson4_value()),
+                 "15 is the package's Value's", id="l04-three-the-package-for-mine"),
     pytest.param(lesson04.analytic_gradient,
                  lambda: (lambda a, b, c: [c**-2, 3 * math.cos(3 * b) + 2.5 * b**1.5, -3 * a**2 - 0.5 * a**-0.5],),
                  "in another order", id="l04-gradient-partials-reversed"),
