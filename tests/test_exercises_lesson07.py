@@ -168,3 +168,19 @@ def test_training_step_accepts_an_update_written_by_hand():
     assert check.training_step(step_in_order("zbm", lr=0.5)).passed
     verdict = check.training_step(step_in_order("zbm", lr=0.1))
     assert verdict.passed and "your own update" in verdict.message and "lr = 0.1" in verdict.message
+
+
+def test_an_uphill_manual_update_is_told_it_goes_uphill_not_to_check_zero_grad():
+    from micrograd import losses
+
+    def step(model, inputs, y, optimizer):
+        loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
+        optimizer.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data += 0.5 * p.grad  # uphill
+        return loss
+
+    verdict = check.training_step(step)
+    assert verdict.status == "failed" and "uphill" in verdict.message, verdict.message
+    assert "zero_grad" not in verdict.message

@@ -122,6 +122,11 @@ def training_step(step):
             return failed(f"every parameter moved by {rate:g} × its gradient, though the optimiser's lr is {_LR:g}: "
                           "step() made the update and something else moved the parameters too (an update by hand?). "
                           "Update once: optimizer.step() alone")
+        uphill = _uniform_rate([-m for m in moved], grads)
+        if uphill is not None:  # p.data += lr * p.grad: the right gradients, followed the wrong way
+            return failed(f"the gradients are right, but every parameter moved by +{uphill:g} × its gradient: uphill, "
+                          "where the loss grows. A step goes against the gradient: p.data -= lr * p.grad, as "
+                          "optimizer.step() does")
         if rate is not None:  # an update written out by hand, p.data -= lr * p.grad
             return passed(f"forward, loss, zero_grad, backward, and your own update p.data -= lr * p.grad with lr = "
                           f"{rate:g}. The optimiser given has lr = {_LR:g}; optimizer.step() makes the same update "
