@@ -81,6 +81,7 @@ SEED_AND_WALK = (
 LOSS = "        loss = sum_of_squares([model(x) for x in xs], ys)\n"
 STEP_LOOP = "    for k in range(steps):\n" + LOSS
 ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
+UPDATE = "        for p in model.parameters():\n            p.data -= lr * p.grad\n"
 
 RECURSIVE_BACKWARD = '''
 def my_backward(root):
@@ -304,6 +305,9 @@ CATALOGUE = [
     # Lesson 6: the training loop -----------------------------------------------------------------
     pytest.param("training loop", lesson06.my_training_loop, lambda: train((ZERO, "")),
                  "never zeroed", id="train-forgets-zero-grad"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((ZERO + "        loss.backward()\n" + UPDATE, UPDATE + ZERO + "        loss.backward()\n")),
+                 "before loss.backward() has computed this step's gradients", id="train-updates-before-backward"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((ZERO, "        model.zero_grad()\n")),
                  "the MyMLP this lesson trains does not", id="train-calls-zero-grad-which-my-mlp-lacks"),

@@ -121,11 +121,14 @@ def _loop(model, steps, lr, slip=None):
     once = loss_of([model(x) for x in _XS], _YS) if slip == "forward once" else None
     for _ in range(steps):
         loss = once if once is not None else loss_of([model(x) for x in _XS], _YS)
+        early = slip == "update before backward"  # by the gradients of the step before
+        for p in model.parameters() if early else ():
+            p.data -= lr * p.grad
         if slip != "no zero_grad" and slip != "zero at the end":
             model.zero_grad()
         loss.backward()
         sign = 1.0 if slip == "uphill" else -1.0
-        for p in model.parameters():
+        for p in model.parameters() if not early else ():
             p.data += sign * lr * p.grad
         if slip == "zero at the end":
             model.zero_grad()
@@ -141,6 +144,10 @@ _SLIP_MESSAGES = {
     "uphill": "the loss goes up: each parameter must move against its gradient, p.data -= lr * p.grad",
     "mse": ("the loss is the mean of the squared errors (mse), a quarter of their sum here, so every gradient and "
             "step is a quarter too: the lesson's loop uses sum_of_squares([model(x) for x in xs], ys)"),
+    "update before backward": ("each step moves the parameters before loss.backward() has computed this step's "
+                               "gradients, so it follows the gradients of the step before (on the first step, those "
+                               "left over from before the loop): forward, loss, zero the gradients, backward, and "
+                               "only then the update"),
     "forward once": ("the loss is the same number at every step although the parameters move: the forward pass and "
                      "the loss are computed once, before the loop. Compute them inside the loop, on the updated "
                      "parameters, at the start of every step"),
