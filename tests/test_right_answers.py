@@ -347,6 +347,10 @@ CATALOGUE = [
     pytest.param(lesson01.two_input_slopes, lambda: (Fraction(-6), Fraction(21, 4)), "∂g/∂x = -6",
                  id="l01-two-slopes-fractions"),
     # Lesson 2 ----------------------------------------------------------------------------------------
+    pytest.param(lesson02.my_value,
+                 lambda: value_class(('return f"MyValue(data={self.data})"',
+                                      'return f"MyValue(data={self.data:g}, grad={self.grad:g})"')),
+                 "makes graphs", id="l02-value-repr-with-g-format-and-grad"),
     pytest.param(lesson02.my_value, lambda: (load(VALUE_WITH_NUMBERS_AND_MORE_OPS),), "makes graphs",
                  id="l02-value-taking-numbers-with-the-lectures-extra-ops"),
     pytest.param(lesson02.my_value, lambda: value_class(("self._prev = tuple(_children)", "self._prev = list(_children)"),

@@ -439,6 +439,8 @@ ANSWER_SLIPS = [
                  id="l02-division-typed-as-text"),
     pytest.param(lesson02.count_nodes_and_edges, lambda: (4, 3), "the two counts swapped",
                  id="l02-count-swapped"),
+    pytest.param(lesson02.count_nodes_and_edges, lambda: (3, 5), "5 edges is too many",
+                 id="l02-count-one-edge-too-many"),
     pytest.param(lesson04.grad_after_three_backwards, lambda: (10, 27, load_lesson4_value()), "two backward() calls",
                  id="l04-three-counted-two-calls"),
     pytest.param(lesson04.grad_after_three_backwards, lambda: (27, 27, load_lesson4_value()),
