@@ -228,7 +228,8 @@ def first_update_by_backward():
 
 
 def step_with(order, update=None):
-    def training_step(model, inputs, y, optimizer):
+    def training_step(model, inputs, y, optimizer, batch):
+        inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
         if order == "l2 first":
             loss = losses.l2(model.parameters(), 1e-4) + losses.hinge([model(x) for x in inputs], y)
         elif order == "hinge by hand":  # the lecture's max(0, 1 - y·score), averaged, and its L2 sum written out
@@ -398,10 +399,13 @@ CATALOGUE = [
     pytest.param(lesson03.step_downhill, lambda: stepped_L(as_value=True), "lowers L", id="l03-step-L-as-a-value"),
     pytest.param(lesson03.step_downhill, lambda: stepped_L(as_value=False), "lowers L", id="l03-step-L-numpy"),
     pytest.param(lesson03.step_downhill, lambda: (-8.726,), "to 3 decimals", id="l03-step-rounded-as-printed"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: (1 - o) * (1 + o),), "1 - o²",
-                 id="l03-tanh-factored"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: 1 - np.square(o),), "1 - o²", id="l03-tanh-numpy"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: np.float32(1 - o**2),), "1 - o²", id="l03-tanh-np.float32"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: s - s * s,), "s(1 - s)", id="l03-sigmoid-expanded"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: np.multiply(s, 1 - s),), "s(1 - s)",
+                 id="l03-sigmoid-numpy"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: np.float32(s * (1 - s)),), "s(1 - s)",
+                 id="l03-sigmoid-np.float32"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: (1 / s - 1) * s * s,), "s(1 - s)",
+                 id="l03-sigmoid-from-e-to-the-minus-n"),
     # Lesson 4 ----------------------------------------------------------------------------------------
     pytest.param(lesson04.my_topological_order, lambda: functions(AUTOGRAD_ITERATIVE, "my_topological_order"),
                  "every node once", id="l04-topo-iterative"),

@@ -383,9 +383,9 @@ def lesson_walk(make_walk):
 def lesson7_step(*swaps):
     """Lesson 7's training step (exercise 1) with a line or two changed."""
     source = """
-def training_step(model, inputs, y, optimizer):
-    scores = [model(x) for x in inputs]
-    loss = losses.hinge(scores, y) + losses.l2(model.parameters(), 1e-4)
+def training_step(model, inputs, y, optimizer, batch):
+    scores = [model(inputs[i]) for i in batch]
+    loss = losses.hinge(scores, [y[i] for i in batch]) + losses.l2(model.parameters(), 1e-4)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -465,8 +465,8 @@ ANSWER_SLIPS = [
                  "the last layer is left out", id="l05-count-without-the-last-layer"),
     pytest.param(lesson07.training_step, lambda: lesson7_step(("1e-4", "1e-3")), "weighted by 0.001",
                  id="l07-step-another-weight-decay"),
-    pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, y)", "losses.mse(scores, y)")),
-                 "is it losses.hinge(scores, y) + losses.l2", id="l07-step-another-loss"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, [y[i] for i in batch])", "losses.mse(scores, [y[i] for i in batch])")),
+                 "is it losses.hinge(scores, labels) + losses.l2", id="l07-step-another-loss"),
     pytest.param(lesson07.training_step,
                  lambda: lesson7_step(("    loss.backward()\n", "    loss.backward()\n    loss.backward()\n")),
                  "backward() ran twice", id="l07-step-backward-twice"),
