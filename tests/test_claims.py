@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from build_stubs import load_lesson4_value
 
 from micrograd import MLP, Value, dot, graph_size, topological_order
 from micrograd.data import digits, four_samples, moons
@@ -526,7 +527,7 @@ def test_lesson04_a_for_loops_else_runs_only_when_the_loop_ran_out_without_break
 
 def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infinite_local_derivative():
     claim(4, "It **skips a node whose gradient is exactly 0**: each of its inputs would receive")
-    claim(4, "or a local derivative is infinite, as $\\sqrt{x}$'s is at 0. Even at a skipped node")
+    claim(4, "or a local derivative that is infinite, as $\\sqrt{x}$'s is at 0. Even at a skipped node")
     Recorder.calls.clear()
     x = Value(-1.0)
     noted = Recorder.passing(x)
@@ -542,21 +543,89 @@ def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infin
 
 def test_lesson04_backward_resets_the_nodes_in_between_while_leaves_add_up():
     claim(4, "It sets the gradients of the nodes **in between** to 0 before it starts, while the leaves keep adding up across calls")
-    claim(4, "The leaves $a, b, c, f$ hold twice their gradients; $e$, $d$ and $L$ hold one pass's worth.")
+    claim(4, "With the package's `Value`, the leaves $a, b, c, f$ hold twice their gradients; $e$, $d$ and $L$ hold one pass's worth.")
+    claim(4, "the package's `backward()` resets them before it starts")
     namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
-                                namespace={"Value": Value, "topological_order": topological_order})
-    grads = {name: node.grad for name, node in namespace["nodes"](namespace["L"]).items()}
+                                namespace={"Value": Value, "topological_order": topological_order,
+                                           "MyValue": load_lesson4_value()})
+    L = namespace["lecture_graph"]()
+    L.backward()
+    L.backward()
+    grads = {name: node.grad for name, node in namespace["nodes"](L).items()}
     assert grads == {"a": 12.0, "b": -8.0, "c": -4.0, "f": 8.0, "e": -2.0, "d": -2.0, "L": 1.0}
 
 
+def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lecture_and_0_1_0_do(micrograd_0_1_0_value):
+    """What lesson 4 says of the my_backward it asks for, beside the package's: run on its worked answer, on the
+    lecture's code and on micrograd 0.1.0, and on a my_backward that resets the nodes in between."""
+    from build_stubs import AUTOGRAD_ITERATIVE
+    from foreign_nodes import LectureValue
+
+    claim(4, "A `my_backward` written as this lesson asks (seed the root, then each node's `_backward()`) does not, "
+             "and neither do the lecture's code and micrograd 0.1.0: a node in between keeps what the call before "
+             "left, and passes it down again with the new.")
+    claim(4, "$c$ holds three times its gradient (−6), $a$ and $b$ four times theirs (24 and −16). Only $f$, an input "
+             "of the root, which each call seeds with 1, holds the same on both.")
+    claim(4, "If your `my_backward` resets the nodes in between, as the package's does, your line matches the first one.")
+    claim(4, "Either way, zeroing the gradients before each `backward()` makes both right.")
+    kept = {"a": 24.0, "b": -16.0, "c": -6.0, "f": 8.0, "e": -6.0, "d": -4.0, "L": 1.0}
+    namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
+                                namespace={"Value": Value, "topological_order": topological_order,
+                                           "MyValue": load_lesson4_value()})
+    mine = {name: namespace[name].grad for name in "abcfedL"}
+    assert mine == kept
+    for cls in (LectureValue, micrograd_0_1_0_value):
+        a, b, c, f = cls(2.0), cls(-3.0), cls(10.0), cls(-2.0)
+        e = a * b
+        d = e + c
+        L = d * f
+        L.backward()
+        L.backward()
+        assert [n.grad for n in (a, b, c, f, e, d)] == [kept[k] for k in "abcfed"]
+    resetting = load_lesson4_value(AUTOGRAD_ITERATIVE.replace(
+        "    root.grad = 1.0\n", "    for node in order:\n        if node._prev:\n            node.grad = 0.0\n    root.grad = 1.0\n"))
+    namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
+                                namespace={"Value": Value, "topological_order": topological_order, "MyValue": resetting})
+    assert {name: namespace[name].grad for name in "abcfedL"} == {
+        "a": 12.0, "b": -8.0, "c": -4.0, "f": 8.0, "e": -2.0, "d": -2.0, "L": 1.0}
+    a, b, c, f = (namespace["MyValue"](v) for v in (2.0, -3.0, 10.0, -2.0))  # zeroed before each call: one pass's worth
+    L = (a * b + c) * f
+    for _ in range(2):
+        for node in (a, b, c, f):
+            node.grad = 0.0
+        L.backward()
+    assert (a.grad, b.grad, c.grad, f.grad) == (6.0, -4.0, -2.0, 4.0)
+
+
 def test_lesson04_backward_stops_with_an_error_naming_the_node_for_an_infinite_gradient():
-    claim(4, "stops with an error naming the node and its input if a gradient comes out infinite or not a number")
+    claim(4, "adds up in one cheap pass what every node passed on, its gradient times the sum of its local derivatives")
+    claim(4, "If that total is infinite or not a number, it stops with an error naming the node and its input where "
+             "it went wrong: a gradient that overflowed")
     x = Value(0.0, label="x")
     with pytest.raises(ArithmeticError, match="x"):
         ((x ** 0.5) * Value(0.0, label="z")).backward()
     tiny = Value(1e-300, label="tiny")  # finite values, an overflowing gradient: 1e200 · 1e200
     with pytest.raises(ArithmeticError, match="tiny"):
         ((tiny * 1e200) * 1e200).backward()
+
+
+def test_lesson04_the_total_misses_cancelling_local_derivatives_and_a_leaf_overflowing_over_two_calls():
+    claim(4, "A total is cheap, not thorough: huge local derivatives of opposite signs cancel in it, and a leaf whose "
+             "gradient overflows only when added to what an earlier call left there (two calls, no zeroing between) "
+             "ends at `inf` without an error.")
+    u, x = Value(1.5e308, label="u"), Value(0.5, label="x")
+    y = u * x
+    y.backward()  # x.grad = 1.5e308: finite, as is everything this call passed on
+    assert x.grad == 1.5e308
+    y.backward()  # adds 1.5e308 more: past the largest float, and no error
+    assert x.grad == math.inf
+    x = Value(0.5, label="x")
+    with pytest.raises(ArithmeticError, match="x"):  # within one call, the same sum is an error
+        (u * x + u * x).backward()
+    a, b = Value(1e-200, label="a"), Value(1e-200, label="b")
+    node = dot([a, b], [Value(1e200), Value(-1e200)])  # local derivatives 1e200 and -1e200: they cancel in the total
+    (node * Value(1e200)).backward()
+    assert (a.grad, b.grad) == (math.inf, -math.inf)
 
 
 def test_lesson04_a_node_with_its_own_backward_gets_it_called():
@@ -643,11 +712,17 @@ def test_lesson04_separate_graphs_add_up_to_the_gradient_of_their_sum():
     assert w.grad == 8.0 == pytest.approx(central_difference(lambda v: 2 * v + v * v, 3.0))
 
 
-def test_lesson04_pytorch_adds_into_leaves_but_refuses_a_second_backward_without_retain_graph():
-    """What lesson 4 says of PyTorch after calling backward() twice on one graph."""
+def test_lesson05_pytorch_frees_what_a_node_kept_so_a_second_backward_needs_retain_graph_where_one_kept_something():
+    """What lessons 4 and 5 say of PyTorch and of ours after calling backward() twice on one graph."""
     torch = pytest.importorskip("torch")
-    claim(4, "calling it a second time on the same graph raises an error unless the first call passed `retain_graph=True`")
-    claim(4, "PyTorch's leaf gets 6, then 12, as ours does")
+    claim(4, "PyTorch, which lesson 5 introduces, adds into its leaves too.")
+    claim(5, "a second `backward()` on the same graph raises an error when it reaches a node that kept something, "
+             "as lesson 4's `w * w` does, unless the first call passed `retain_graph=True` (with that, PyTorch's "
+             "leaf gets 6, then 12, as ours does); `w + w`, which keeps nothing, runs twice without it. Ours frees "
+             "nothing, so a second call always runs.")
+    claim(None, "refuses a second `backward()` through a node that saved tensors for it (a product does, a sum does "
+                "not) unless the first passed `retain_graph=True`")
+    assert "retain_graph" not in " ".join(source for _, source in _cells(4))  # not before lesson 5 introduces PyTorch
     w = torch.tensor(3.0, requires_grad=True)
     loss = w * w
     loss.backward()
@@ -659,6 +734,11 @@ def test_lesson04_pytorch_adds_into_leaves_but_refuses_a_second_backward_without
     first = w.grad.item()
     loss.backward()
     assert (first, w.grad.item()) == (6.0, 12.0)
+    w = torch.tensor(3.0, requires_grad=True)
+    total = w + w
+    total.backward()
+    total.backward()  # a sum kept nothing: no error
+    assert w.grad.item() == 4.0
     ours = Value(3.0)
     ours_loss = ours * ours
     ours_loss.backward(); ours_first = ours.grad
@@ -966,6 +1046,8 @@ def test_lesson07_most_right_points_still_have_loss_and_the_plus_one_points_have
 
 def test_lesson07_a_point_past_the_margin_adds_nothing_and_backward_skips_its_branch():
     claim(7, "such a point contributes nothing to the gradient, and `backward()` skips its whole branch")
+    claim(4, "lesson 7's loss sends one back for every point it already classifies well enough, and `backward()` "
+             "skips that point's whole branch")
     claim(7, "each point left of 1 gets the same push, $1/N$ of the gradient, however far left it sits")
     Recorder.calls.clear()
     w = Value(0.5)
