@@ -187,7 +187,7 @@ class Value:
         self.grad += 1.0
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream, local_grads = node.grad, node._local_grads
-            if upstream == 0.0:  # local × 0 adds nothing (a ReLU that is off: its whole neuron)
+            if upstream == 0.0:  # local × 0 adds nothing: where a gradient of 0 arrives, a whole branch is skipped
                 continue
             if local_grads is None:
                 node._backward()  # a node made the lecture's way: its own function does the step

@@ -9,6 +9,7 @@ PyTorch is installed (CI installs it); claims about micrograd 0.1.0 run on the
 copy the differential tests install.
 """
 
+import collections
 import contextlib
 import functools
 import gc
@@ -367,11 +368,12 @@ def test_lesson02_drawings_read_any_class_with_data_prev_and_op():
 
 
 def test_lesson02_a_string_gets_a_clear_error():
-    claim(2, "bad input such as a string gets a clear error")
+    claim(2, "bad input such as a string, `Value(\"2\")`, gets a clear error from `errors`, the engine's guard rails")
     with pytest.raises(TypeError, match="str"):
         Value(1.0) + "2"
-    with pytest.raises(TypeError, match="str"):
+    with pytest.raises(TypeError, match="takes a real number") as raised:
         Value("2")
+    assert raised.traceback[-1].path.name == "errors.py"  # raised by the guard rails, not by Python
 
 
 def test_lesson02_the_drawing_shows_more_shapes_and_arrows_than_graph_size():
@@ -1617,3 +1619,20 @@ def test_lesson10_the_pytorch_side_of_where_next_trains_and_no_grad_records_noth
     with torch.no_grad():
         p = next(namespace["model"].parameters())
         assert not (p * 2).requires_grad
+
+
+def test_lesson10_the_46_leaves_of_the_fused_step_are_the_parameters_the_targets_and_the_starting_zero():
+    claim(10, "The 46 leaves are the 41 parameters, the 4 targets (each becomes a constant leaf in $p - t$) and the 0 "
+              "that `sum()` starts from. The inputs make no node at all")
+    claim(10, "Per sample there is one `w·x+b` per neuron and one tanh per hidden neuron, then a `-`, a `**2` and a "
+              "`+` into the loss.")
+    claim(10, "the breakdown of the 126 nodes above is your model")
+    model = MLP(3, [4, 4, 1], activation="tanh", rng=0)
+    xs, ys = four_samples()
+    loss = sum_of_squares([model(x) for x in xs], ys)
+    order = topological_order(loss)
+    parameters = {id(p) for p in model.parameters()}
+    others = [node.data for node in order if not node.inputs and id(node) not in parameters]
+    assert len(parameters) == 41 and sorted(others) == sorted([0.0, *ys])  # the targets and the zero, no input
+    ops = collections.Counter(node.op for node in order if node.inputs)
+    assert ops == {"w·x+b": 4 * 9, "tanh": 4 * 8, "-": 4, "**2": 4, "+": 4} and len(order) == 126
