@@ -1636,3 +1636,49 @@ def test_lesson10_the_46_leaves_of_the_fused_step_are_the_parameters_the_targets
     assert len(parameters) == 41 and sorted(others) == sorted([0.0, *ys])  # the targets and the zero, no input
     ops = collections.Counter(node.op for node in order if node.inputs)
     assert ops == {"w·x+b": 4 * 9, "tanh": 4 * 8, "-": 4, "**2": 4, "+": 4} and len(order) == 126
+
+
+def test_lesson02_the_drawings_leaves_are_blue_and_its_output_green():
+    import re as re_
+
+    from micrograd.palette import ROLE_COLOURS
+    from micrograd.viz import draw_dot
+
+    claim(2, "The leaves are blue and the output green.")
+    fills = dict(re_.findall(r'(v\d+) \[.*?fillcolor="(#\w+)"', draw_dot(lecture_graph()).source))
+    leaves, output = [fills[f"v{k}"] for k in (0, 1, 3, 5)], fills["v6"]  # a, b, c, f; L (the order of the drawing)
+    assert set(leaves) == {ROLE_COLOURS["input"]} and output == ROLE_COLOURS["output"]
+
+    def rgb(colour):
+        return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+    r, g, b = rgb(ROLE_COLOURS["input"])
+    assert b > r and b > g  # blue the strongest
+    r, g, b = rgb(ROLE_COLOURS["output"])
+    assert g > r and g > b  # green the strongest
+
+
+def test_lesson05_the_package_names_parameters_from_0_as_code_indexes_them():
+    from micrograd.nn import Neuron
+
+    claim(5, "(The package names parameters the way code indexes them, from 0: `w0` is `neuron.w[0]`, the $w_1$ of "
+             "the formula.)")
+    neuron = Neuron(3, activation="tanh", rng=0)
+    names = dict(neuron.named_parameters())
+    assert list(names) == ["w0", "w1", "w2", "b"] and names["w0"] is neuron.w[0] and names["b"] is neuron.b
+
+
+def test_lesson06_adding_the_bias_last_can_differ_in_the_last_digits_only():
+    claim(6, "Code that adds in another order (the bias last, say) can differ in the last of a float's digits, which "
+             "is rounding, not a bug.")
+    rng = random.Random(0)
+    gaps = []
+    for _ in range(200):
+        w, x, b = [rng.uniform(-1, 1) for _ in range(3)], [rng.uniform(-1, 1) for _ in range(3)], rng.uniform(-1, 1)
+        bias_first, bias_last = b, 0.0
+        for wi, xi in zip(w, x):
+            bias_first += wi * xi
+            bias_last += wi * xi
+        bias_last += b
+        gaps.append(abs(bias_first - bias_last))
+    assert any(gaps) and max(gaps) < 1e-15  # some differ, and only in the last digits
