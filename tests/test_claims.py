@@ -927,8 +927,7 @@ def test_lesson06_forgotten_zero_grad_looks_better_first_then_saturates_and_free
     claim(6, "the loss is frozen at $2^2 = 4$")
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     right = namespace["history"]
     buggy = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
     wrong = namespace["train"](buggy, 50, 0.05, zero_grad=False)
@@ -943,8 +942,7 @@ def test_lesson06_our_seed_starts_from_a_worse_guess_than_the_julia_port_and_end
     claim(6, "Our seed starts from a worse guess and ends lower")
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     julia = [1.8513252792660841, 0.02947950948849564]
     history = namespace["history"]
     assert len(history) == 50 and history[0] > julia[0] and history[-1] < julia[1]
@@ -956,8 +954,7 @@ def test_lesson06_the_training_stepper_repeats_trains_first_losses():
 
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     stepper = TrainingStepper(MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0),
                               xs, ys, loss="sum_of_squares", lr=0.05, accuracy=False)
     records = [stepper.step(redraw=False) for _ in range(5)]
