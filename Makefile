@@ -5,10 +5,22 @@
 # make site   build the course as a static site in build/site (from the stored outputs; works offline)
 # make grade DIR=submissions/   grade a folder of submitted notebooks: a table on screen, grades.csv in DIR
 # make lock   refresh constraints.txt, the exact versions the course is validated with
-# make clean  remove .venv and every cache the commands above leave behind
+# make clean  remove .venv, .venv-3.*, and every cache the commands above leave behind
+#
+# Another Python: make test PYTHON=python3.13 (or a path to an interpreter) sets up and
+# uses a venv of its own, .venv-3.13, named for the interpreter's version, beside the
+# .venv of the machine's python3, so that each keeps its packages.  Every target takes it.
 
 PYTHON ?= python3
+ifeq ($(origin PYTHON),command line)
+PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+ifeq ($(PYTHON_VERSION),)
+$(error PYTHON=$(PYTHON) does not run here: name a Python 3.11 or newer, such as PYTHON=python3.13 or its full path)
+endif
+VENV := .venv-$(PYTHON_VERSION)
+else
 VENV := .venv
+endif
 VENV_PYTHON := $(VENV)/bin/python
 # Remembers which pyproject.toml and constraints.txt the venv was installed from.
 SETUP_STAMP := $(VENV)/.installed
@@ -73,6 +85,6 @@ lock:
 	@echo "constraints.txt refreshed; run make test before committing it"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf .venv .venv-3.* $(VENV) build dist *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -8,14 +8,18 @@ whole demo loss with micrograd 0.1.0's neurons, about 65 800 nodes) it prints:
 - full DOT: building the DOT text of every node (``max_nodes=None``);
 - full render: rendering that, for the graphs small enough to be worth it.
 
-Then the backprop stepper's time per step (each step redraws the graph),
-on lesson 3's two graphs, with each renderer this machine has: pygraphviz's
-bundled Graphviz in the process, and the system's ``dot`` program.
+Then the backprop stepper's time per step, one Step click (each step redraws the graph), on
+lesson 3's two graphs and on a graph with a hub (a 60-term polynomial by Horner's rule: 182
+Values, ``x`` feeding every step), with each renderer this machine has: pygraphviz's bundled
+Graphviz in the process, and the system's ``dot`` program.  Each is timed twice, side by side:
+as the stepper draws (its graph laid out once, each step rendered at the kept positions:
+``viz.KeptLayout``), and with the graph laid out afresh at every step, as before that.  The
+hub's fresh layouts take seconds each, so that column times its first few steps only.
 
 Times are the best of ``--repeat`` runs (the stepper's: the median step),
 measured side by side in one process; no figure here is checked by a test.
 
-    python benchmarks/bench_viz.py [--repeat 3]
+    python benchmarks/bench_viz.py [--repeat 3] [--stepper-only]
 """
 
 import argparse
@@ -52,10 +56,11 @@ def best_of(repeat, action):
     return min(times), result
 
 
-def parse_repeat():
+def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is shown")
-    return parser.parse_args().repeat
+    parser.add_argument("--stepper-only", action="store_true", help="only the backprop stepper's time per step")
+    return parser.parse_args()
 
 
 def main(repeat):
@@ -101,34 +106,62 @@ def lesson3_neuron():
     return o
 
 
-def stepper_step_ms(make, repeat):
-    """Median milliseconds of one BackpropStepper step (its redraw included), over ``repeat`` walks."""
+def horner_hub(terms=60):
+    """A polynomial by Horner's rule, y = (…((1·x + c1)·x + c2)…)·x + c60: 182 Values, and x a hub
+    feeding every multiplication, so its edges cross the whole drawing."""
+    x = Value(0.5, label="x")
+    y = Value(1.0)
+    for i in range(terms):
+        y = y * x + Value(0.1 * (i % 7) - 0.3)
+    y.label = "y"
+    return y
+
+
+def stepper_step_ms(make, repeat, steps=None, kept=True):
+    """Median milliseconds of one BackpropStepper step (its redraw included: one Step click), over
+    ``repeat`` walks of the first ``steps`` steps (None: to the end).  ``kept=False``: the graph
+    laid out afresh at every step."""
     times = []
     for _ in range(repeat):
         stepper = BackpropStepper(make())
-        while not stepper.done:
+        if not kept:
+            stepper.layout = None  # graph_html then renders the drawing with its own layout
+        while not stepper.done and (steps is None or stepper.position < steps):
             start = time.perf_counter()
             stepper.step()
             times.append(time.perf_counter() - start)
     return 1000 * statistics.median(times)
 
 
+STEPPED = [
+    # title, graph, steps timed with the layout kept, steps timed laid out afresh (None: all)
+    ("lesson 3 L", lesson3_expression, None, None),
+    ("lesson 3 neuron", lesson3_neuron, None, None),
+    ("hub (Horner, 182 values)", horner_hub, None, 4),
+]
+
+
 def stepper_section(repeat):
     renderers = [""] + (["dot"] if shutil.which("dot") else [])
     print()
-    print(f"BackpropStepper, milliseconds per step (median over {repeat} walks):")
+    print(f"BackpropStepper, milliseconds per Step click (median step over {repeat} walks):")
+    header = f"  {'renderer':44} {'graph':26} {'layout kept':>12} {'laid out each step':>19}"
+    print(header)
     for choice in renderers:
         os.environ[CHOICE_VARIABLE] = choice
         name = renderer_name()
-        figures = "  ".join(
-            f"{title} {stepper_step_ms(make, repeat):6.1f}"
-            for title, make in [("lesson 3 L", lesson3_expression), ("lesson 3 neuron", lesson3_neuron)]
-        )
-        print(f"  {name:40} {figures}")
+        for title, make, kept_steps, fresh_steps in STEPPED:
+            if name == "dot":  # the system's dot lays out every step either way (see viz/layout.py)
+                kept_steps = fresh_steps
+            kept = stepper_step_ms(make, 1 if kept_steps else repeat, kept_steps)
+            fresh = stepper_step_ms(make, 1 if fresh_steps else repeat, fresh_steps, kept=False)
+            note = f" (first {fresh_steps})" if fresh_steps else ""
+            print(f"  {name:44} {title:26} {kept:12.1f} {fresh:10.1f}{note:>9}", flush=True)
     os.environ.pop(CHOICE_VARIABLE, None)
 
 
 if __name__ == "__main__":
-    repeat = parse_repeat()
-    main(repeat)
-    stepper_section(max(3, repeat))
+    arguments = parse_arguments()
+    if not arguments.stepper_only:
+        main(arguments.repeat)
+    stepper_section(max(3, arguments.repeat))

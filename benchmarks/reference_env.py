@@ -2,9 +2,10 @@
 
 Both packages are called ``micrograd``, so they cannot share an interpreter.
 On first use this makes a virtual environment under
-``benchmarks/results/.envs/`` (git-ignored) and installs micrograd 0.1.0 into
-it, with the same numpy and scikit-learn versions this interpreter has, so
-Karpathy's demo runs there unchanged.  Later runs reuse it.
+``benchmarks/results/.envs/`` (git-ignored) with this interpreter, one for each
+Python version, and installs micrograd 0.1.0 into it, with the same numpy and
+scikit-learn versions this interpreter has, so Karpathy's demo runs there
+unchanged and both engines are measured on the same Python.  Later runs reuse it.
 """
 
 import subprocess
@@ -25,7 +26,7 @@ def _pins():
 def reference_python():
     """Path of the interpreter whose ``import micrograd`` is micrograd 0.1.0."""
     pins = _pins()
-    home = ENVS / "micrograd-0.1.0"
+    home = ENVS / "micrograd-0.1.0-python{}.{}".format(*sys.version_info[:2])
     python = home / "bin" / "python"
     stamp = home / "installed.txt"  # written last: a half-made environment is redone
     if stamp.exists() and stamp.read_text().split() == pins:

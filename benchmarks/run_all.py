@@ -1,11 +1,14 @@
-"""Every benchmark, side by side in one run: this project, micrograd 0.1.0, PyTorch.
+"""Every benchmark, side by side in one run: this project, micrograd 0.1.0, PyTorch, microgpt.
 
     make bench                                  # python benchmarks/run_all.py
     python benchmarks/run_all.py --steps 100    # the demo's full 100 steps (0.1.0 then takes minutes)
 
 Each measurement runs in a fresh interpreter: this project's with this
-interpreter, micrograd 0.1.0's in its own environment (made on the first
-run, see ``reference_env.py``), PyTorch's when torch is installed.  Times are
+interpreter, micrograd 0.1.0's in its own environment made with this
+interpreter's version (on the first run, see ``reference_env.py``), PyTorch's
+when torch is installed.  The figures depend on the Python version as well as
+on the machine, so the table starts with the version, and every engine must
+have run on it.  Times are
 CPU time, averaged over steps or samples, since the machine may be shared;
 the table quotes them as ratios.  The table is printed and saved to
 ``results/latest.txt`` (the raw figures to ``results/latest.json``), and
@@ -22,6 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gpt import section as gpt_section
 from reference_env import reference_python
 from report import DASH, duration, ratio, speed_plot, table
 
@@ -35,7 +39,9 @@ CHAIN = 1_000_000
 MNIST_SAMPLES = {"ours": 500, "ref": 3, "torch": 500}  # 0.1.0 takes about a second a sample
 EPOCH = 60_000  # MNIST's training set
 CPP_PORT = 52  # samples/s: the C++ port's 3 epochs of 60 000 in 58 minutes (reported, not measured here)
+GPT_STEPS = 30  # microgpt's design takes a few tenths of a second a step
 
+PYTHON = f"{platform.python_implementation()} {platform.python_version()}"  # every engine runs on this
 TARGETS = {"demo": 60, "bytes": 0.25, "bytes_per_node": 150, "samples": 200, "accuracy": 0.95, "digits_seconds": 60}
 
 
@@ -64,6 +70,9 @@ class Engines:
             raise SystemExit(f"{script} failed under {label} (exit {done.returncode}); its error is above")
         figures = json.loads(done.stdout.strip().splitlines()[-1])
         self._check_engine(engine, figures.get("micrograd"), script)
+        if figures.get("python") != PYTHON:
+            raise SystemExit(f"{script} ran on {figures.get('python')} under {label}, expected {PYTHON}: "
+                             "delete benchmarks/results/.envs and run again")
         return figures
 
     def _check_engine(self, engine, micrograd_file, script):
@@ -120,13 +129,15 @@ def measure(engines, steps):
     m["mnist_tools"] = engines.run("ours", "mnist_shaped.py", "--samples", str(MNIST_SAMPLES["ours"]), "--package-tools")
     print("Digits", file=sys.stderr)
     m["digits"] = engines.run("ours", "digits.py")
+    print("microgpt's GPT", file=sys.stderr)
+    m["gpt"] = engines.run("ours", "gpt.py", "--steps", str(GPT_STEPS))  # exits with an error if the losses differ
     return m
 
 
 def without_paths(figures):
-    """The figures without the file each engine ran from (that was only a check)."""
+    """The figures without the file each engine ran from and its Python (those were only checks)."""
     if isinstance(figures, dict):
-        return {key: without_paths(value) for key, value in figures.items() if key != "micrograd"}
+        return {key: without_paths(value) for key, value in figures.items() if key not in ("micrograd", "python")}
     return figures
 
 
@@ -227,6 +238,7 @@ def sections(m, steps, torch):
         ("Deep graphs", chain_rows),
         ("MNIST-shaped training: MLP 784-30-10, one sample at a time", mnist_rows),
         ("Digits (scikit-learn 8x8): lesson 8's MLP 64-24-10, cross-entropy, Adam on batches of 16", digits_rows),
+        gpt_section(m["gpt"]),
     ]
 
 
@@ -257,7 +269,7 @@ def main():
     engines = Engines()
     m = measure(engines, args.steps)
     torch = engines.has_torch
-    versions = f"Python {platform.python_version()}"
+    versions = f"{PYTHON} (every engine)"
     if torch:
         import torch as torch_module
 

@@ -22,10 +22,11 @@ import sys
 from collections.abc import Mapping
 
 from .engine import Value
-from .nodes import (SETS, class_name, expression_digests, inputs_of, is_node, node_number, node_text, not_a_node,
-                    post_order, raw_inputs, sort_key, stable_order)
+from .nodes import (SETS, class_name, expression_digests, has_data, inputs_of, is_node, node_number, node_text,
+                    not_a_node, post_order, raw_inputs, sort_key, stable_order)
 
-__all__ = ["GraphView", "read_graph", "is_node", "is_torch_tensor", "inputs_of", "post_order", "stable_order", "class_name", "not_a_node"]
+__all__ = ["GraphView", "read_graph", "is_node", "has_data", "is_torch_tensor", "inputs_of", "post_order", "stable_order",
+           "class_name", "not_a_node"]
 
 
 class GraphView:

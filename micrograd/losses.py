@@ -7,9 +7,9 @@ and returns one Value to call ``backward()`` on.
 import math
 import numbers
 
-from .engine import Value
+from .engine import Value, result_node
 
-__all__ = ["sum_of_squares", "mse", "hinge", "softmax", "cross_entropy", "l2", "LOSSES", "loss_function"]
+__all__ = ["sum_of_squares", "mse", "hinge", "softmax", "cross_entropy", "fused_cross_entropy", "l2", "LOSSES", "loss_function"]
 
 
 def _pairs(predictions, targets, name):
@@ -98,6 +98,31 @@ def _cross_entropy_one(logits, target):
     shift = max(z.data for z in logits)
     log_sum_exp = sum((z - shift).exp() for z in logits).log()
     return log_sum_exp - (logits[target] - shift)
+
+
+def fused_cross_entropy(logits, target):
+    """``cross_entropy(logits, target)`` for one sample, as one node (the GPT's loss per position).
+
+    Its inputs are the logits; the local derivative for logit i is
+    ``softmax(logits)[i] - (1 if i == target else 0)``, the chain rule through the
+    subtraction, exps, sum and log that ``cross_entropy`` builds as separate nodes.
+    The number is the same log-sum-exp: ``max + log Σ exp(z_j - max) - z_target``.
+    """
+    logits = [z if isinstance(z, Value) else Value(z) for z in logits]
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= target < len(logits):
+        raise ValueError(
+            f"fused_cross_entropy target {target!r} is not a class index for {len(logits)} logits "
+            f"(expected a whole number from 0 to {len(logits) - 1})"
+        )
+    shift = max(z.data for z in logits)
+    exps = [math.exp(z.data - shift) for z in logits]
+    total = 0.0
+    for e in exps:  # in order, as Σ of Values adds them (sum() of floats may not, from Python 3.12)
+        total += e
+    local_grads = [e / total for e in exps]
+    local_grads[target] -= 1.0
+    loss = math.log(total) - (logits[target].data - shift)
+    return result_node(loss, tuple(logits), tuple(local_grads), "cross_entropy")
 
 
 def l2(parameters, alpha):

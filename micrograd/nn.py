@@ -1,4 +1,5 @@
-"""Neurons, layers and multi-layer perceptrons built from Values.
+"""Neurons, layers and multi-layer perceptrons built from Values (and microgpt's ``GPT``,
+which lives in ``gpt``).
 
 The defaults reproduce micrograd 0.1.0 exactly: ReLU hidden layers, a linear
 output layer, weights drawn from ``uniform(-1, 1)`` with Python's ``random``
@@ -7,12 +8,13 @@ in order (weights, then a zero bias, neuron by neuron).  So after
 ``demo.ipynb``.
 """
 
-import random as _random
-
 from . import errors
 from .engine import Value, fused_dot, input_numbers
+from .gpt import GPT
+from .module import Module
+from .module import random_generator as _rng
 
-__all__ = ["Module", "Neuron", "Layer", "MLP", "ACTIVATIONS"]
+__all__ = ["Module", "Neuron", "Layer", "MLP", "GPT", "ACTIVATIONS"]
 
 ACTIVATIONS = {
     "relu": Value.relu,
@@ -20,18 +22,6 @@ ACTIVATIONS = {
     "sigmoid": Value.sigmoid,
     None: None,
 }
-
-
-def _rng(rng):
-    """A random.Random from a seed, a Random, or None (the global generator)."""
-    if rng is None or rng is _random:
-        return _random  # the module-level generator that random.seed() seeds
-    if isinstance(rng, _random.Random):
-        return rng
-    if isinstance(rng, int) and not isinstance(rng, bool):
-        return _random.Random(rng)
-    raise TypeError(f"rng takes a seed (int), a random.Random or None, got {type(rng).__name__}")
-
 
 _RELU_SWITCH = object()  # activation not given: nonlin decides
 
@@ -79,37 +69,6 @@ def _joined_parameters(modules):
     for module in modules:
         parameters += module.parameters()  # list += list copies at C speed
     return parameters
-
-
-class Module:
-    """Anything with parameters: they can be listed and their grads zeroed."""
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # Neuron, Layer and MLP zero their gradients without building the list
-        # that parameters() returns (a 784-input layer has tens of thousands of
-        # parameters).  A subclass that changes parameters() but not
-        # zero_grad() must not inherit that shortcut: it gets the version
-        # that asks parameters().
-        if "parameters" in vars(cls) and "zero_grad" not in vars(cls):
-            cls.zero_grad = Module.zero_grad
-
-    def zero_grad(self):
-        for p in self.parameters():
-            p.grad = 0.0
-
-    def parameters(self):
-        return []
-
-    def named_parameters(self, prefix=""):
-        """(name, Value) for each parameter, in the order of parameters().
-
-        Names follow the indexing in code: ``L0.N3.w1`` is
-        ``model.layers[0].neurons[3].w[1]``.  A Module subclass that only
-        defines parameters() gets ``p0``, ``p1``, ...
-        """
-        for k, p in enumerate(self.parameters()):
-            yield f"{prefix}p{k}", p
 
 
 class Neuron(Module):

@@ -1,12 +1,13 @@
 """What a node of any micrograd is: a number in ``.data`` and its inputs, under any of their names.
 
 The package's ``Value`` keeps its inputs in ``._inputs``; micrograd 0.1.0 and the lecture in
-``._prev`` (a set); Karpathy's microgpt in ``._children``; other classes in ``.inputs`` or
-``.children``.  This module reads all of them alike and puts inputs held in a set into a *stable
-order* that depends only on the graph: by label, then data, then op, then the expression below
-them.  Two inputs that tie on all of these are the same expression with the same numbers, so
-either order gives the same picture, and drawings of set-based graphs stay byte-identical in every
-process (a set's own order follows memory addresses).
+``._prev`` (a set); Karpathy's microgpt in ``._children``; other classes in ``.inputs``,
+``.children``, ``.prev``, ``._parents``, ``.parents`` or ``._operands``.  This module reads all
+of them alike and puts inputs held in a set into a *stable order* that depends only on the graph:
+by label, then data, then op, then the expression below them.  Two inputs that tie on all of
+these are the same expression with the same numbers, so either order gives the same picture, and
+drawings of set-based graphs stay byte-identical in every process (a set's own order follows
+memory addresses).
 
 It sits below everything else in the package, the engine included (whose ``Value(data, {a, b})``
 orders a set of inputs with ``stable_order``), and imports none of it.
@@ -17,12 +18,17 @@ import math
 import numbers
 
 __all__ = [
-    "SETS", "sort_key", "expression_digests", "is_node", "inputs_of", "raw_inputs", "post_order", "stable_order", "class_name", "not_a_node", "node_number", "node_text"]
+    "SETS", "INPUT_NAMES", "INPUT_NAMES_TEXT", "sort_key", "expression_digests", "is_node", "has_data", "inputs_of",
+    "raw_inputs", "post_order", "stable_order", "class_name", "not_a_node", "node_number", "node_text"]
 
 SETS = (set, frozenset)
 SEQUENCES = (tuple, list)
 # The package's own name first: it holds a tuple, in operand order, so reading it costs nothing.
-_INPUT_NAMES = ("_inputs", "_prev", "inputs", "_children", "children")
+# Then micrograd 0.1.0's and the lecture's, microgpt's, and the names other classes were found
+# using; a class that has several is read by the first (a set, tuple or list) it has.
+INPUT_NAMES = ("_inputs", "_prev", "inputs", "_children", "children", "prev", "_parents", "parents", "_operands")
+# How a message lists them: the package's own private name is no business of a learner's class.
+INPUT_NAMES_TEXT = ", ".join(f".{name}" for name in INPUT_NAMES[1:])
 
 
 def class_name(obj):
@@ -35,8 +41,8 @@ def class_name(obj):
 
 
 def raw_inputs(node):
-    """The inputs as the node holds them (under the first of ``_INPUT_NAMES`` it has), or None."""
-    for name in _INPUT_NAMES:
+    """The inputs as the node holds them (under the first of ``INPUT_NAMES`` it has), or None."""
+    for name in INPUT_NAMES:
         try:
             inputs = getattr(node, name)
         except AttributeError:
@@ -47,8 +53,18 @@ def raw_inputs(node):
 
 
 def is_node(obj):
-    """Does ``obj`` look like a micrograd node: ``.data`` and its inputs (see ``_INPUT_NAMES``)?"""
+    """Does ``obj`` look like a micrograd node: ``.data`` and its inputs (see ``INPUT_NAMES``)?"""
     return hasattr(obj, "data") and raw_inputs(obj) is not None
+
+
+def has_data(obj):
+    """Does ``obj`` hold a number in ``.data``?  All that a model's output, a parameter or a loss
+    needs for the views that read numbers only (``draw_model``, the training loop); its inputs
+    may be kept under any name, or none."""
+    if isinstance(obj, (numbers.Number, str, bytes, type)):
+        return False
+    data = getattr(obj, "data", None)
+    return not isinstance(data, (bool, str, bytes)) and (isinstance(data, numbers.Real) or hasattr(data, "__float__"))
 
 
 def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
@@ -60,10 +76,12 @@ def not_a_node(caller, obj, what="the graph below one node (usually the loss)"):
     if isinstance(obj, SETS + SEQUENCES) and obj and is_node(next(iter(obj))):
         hint = f"; pass one node, not a {type(obj).__name__} of them"
     elif hasattr(obj, "data") and not isinstance(obj, (numbers.Number, str, bytes)):
-        hint = "; it has .data but no ._prev, .inputs, ._children or .children holding its inputs (a set, tuple or list)"
+        names, last = INPUT_NAMES_TEXT.rsplit(", ", 1)
+        hint = f"; it has .data but no {names} or {last} holding its inputs (a set, tuple or list)"
+    first, others = INPUT_NAMES_TEXT.split(", ", 1)
     return TypeError(
-        f"{caller} takes {what}: an object with a number in .data and its inputs in ._prev "
-        f"(or .inputs, ._children, .children); got {class_name(obj)}{hint}"
+        f"{caller} takes {what}: an object with a number in .data and its inputs in {first} "
+        f"(or {others}); got {class_name(obj)}{hint}"
     )
 
 

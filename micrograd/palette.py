@@ -26,6 +26,9 @@ __all__ = [
     "class_colours",
     "class_fill",
     "class_colormap",
+    "WEIGHT_COLOUR",
+    "weight_shade",
+    "SAMPLE_COLOUR",
 ]
 
 CLASS_COLOURS = (
@@ -48,6 +51,12 @@ ROLE_COLOURS = {
     "intermediate": "#f8fafc",
     "output": "#bbf7d0",
 }
+
+# Weights between 0 and 1 (attention, probabilities) go from white to this blue, the colour of
+# class 1, so a heatmap and a bar chart of the same numbers look alike in every picture.
+WEIGHT_COLOUR = CLASS_COLOURS[1]
+# What was drawn at random (a sampled letter) stands out in orange, a hue no weight takes.
+SAMPLE_COLOUR = CLASS_COLOURS[3]
 
 # How much of a class colour a light fill (a decision region) keeps.
 _FILL_STRENGTH = 0.25
@@ -97,6 +106,13 @@ def class_colormap(classes=2, light=False):
     colors = require("matplotlib.colors", "micrograd.palette.class_colormap", "notebooks")
     pick = class_fill if light else class_colour
     return colors.ListedColormap([pick(i) for i in range(classes)], name=f"micrograd-classes-{classes}")
+
+
+def weight_shade(weight):
+    """The colour of a weight in [0, 1]: white at 0, ``WEIGHT_COLOUR`` at 1 (clipped outside)."""
+    if isinstance(weight, bool) or not isinstance(weight, Real) or weight != weight:
+        raise ValueError(f"a weight to colour is a number between 0 and 1, got {weight!r}")
+    return _tint(WEIGHT_COLOUR, min(max(float(weight), 0.0), 1.0))
 
 
 def _plain(label):

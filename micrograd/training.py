@@ -15,7 +15,7 @@ import numbers
 import random
 
 from .engine import Value
-from .graphs import is_node
+from .graphs import has_data
 from .losses import l2 as _l2_term
 from .losses import loss_function
 from .metrics import accuracy as _accuracy
@@ -85,7 +85,7 @@ class TrainingSession:
     def step(self):
         """One training step; returns its history record."""
         X, y = self._batch()
-        outputs = [self.model(x) for x in X]
+        outputs = model_outputs(self.model, X, self.loss_name)
         loss = self.loss_fn(outputs, y)
         if self.l2:
             loss = loss + _l2_term(self.parameters, self.l2)
@@ -146,12 +146,26 @@ class TrainingSession:
         return False
 
 
+# The losses that compare one output per sample with its target.
+ONE_OUTPUT_LOSSES = ("mse", "sum_of_squares", "hinge")
+
+
+def model_outputs(model, X, loss_name=None):
+    """The model's output for each sample.  For the losses that compare one output with its
+    target, a one-element list (from a model whose layers always return lists, as some written
+    the lecture's way do) is that one output."""
+    outputs = [model(x) for x in X]
+    if loss_name in ONE_OUTPUT_LOSSES:
+        outputs = [o[0] if isinstance(o, (list, tuple)) and len(o) == 1 else o for o in outputs]
+    return outputs
+
+
 def _scores(output):
     """A model's output for accuracy: the package's Values as they are, a learner's nodes as numbers."""
-    if isinstance(output, Value) or not (is_node(output) or isinstance(output, (list, tuple))):
+    if isinstance(output, Value) or not (has_data(output) or isinstance(output, (list, tuple))):
         return output
     if isinstance(output, (list, tuple)):
-        return [s.data if is_node(s) and not isinstance(s, Value) else s for s in output]
+        return [s.data if has_data(s) and not isinstance(s, Value) else s for s in output]
     return output.data
 
 
@@ -178,14 +192,14 @@ def _check_data(X, y):
 
 def _check_model_fits(model, X, y, loss_name, loss_fn):
     """One forward pass over the data, so a mismatch fails now, clearly, not at the first step."""
-    outputs = [model(x) for x in X]
+    outputs = model_outputs(model, X, loss_name)
     several = isinstance(outputs[0], (list, tuple))
     if loss_name == "cross_entropy" and not several:
         raise ValueError(
             "cross_entropy needs one score per class from the model (e.g. MLP(2, [16, k]) for k classes), "
             "but this model returns a single Value; use loss='hinge' or 'mse' for one output"
         )
-    if loss_name in ("mse", "sum_of_squares", "hinge") and several:
+    if loss_name in ONE_OUTPUT_LOSSES and several:
         raise ValueError(
             f"{loss_name} compares one output per sample with its target, but the model returns "
             f"{len(outputs[0])} outputs; use loss='cross_entropy' for class scores, or a model with one output"
@@ -194,16 +208,19 @@ def _check_model_fits(model, X, y, loss_name, loss_fn):
         loss = loss_fn(outputs, y)  # the losses check their targets (hinge's ±1, class indices)
     except (AttributeError, TypeError) as error:
         first = outputs[0][0] if several else outputs[0]
-        if isinstance(first, Value) or not is_node(first):
+        if isinstance(first, Value) or not has_data(first):
             raise
         raise TypeError(
             f"the {loss_name} loss needs an operation your {type(first).__name__} does not have ({error}); "
             "add it to your class, or choose a loss built from the operations it has (sum_of_squares: - and **)"
         ) from None
-    if not (isinstance(loss, Value) or (is_node(loss) and callable(getattr(loss, "backward", None)))):
+    if not (isinstance(loss, Value) or (has_data(loss) and callable(getattr(loss, "backward", None)))):
+        missing = [what for what, there in [("number in .data", has_data(loss)),
+                                            ("backward() method", callable(getattr(loss, "backward", None)))] if not there]
         raise TypeError(
-            "the loss function must return a Value, or a node of your class with .data and backward() "
-            f"(build it from the outputs), got {type(loss).__name__}"
+            "the loss function must return a Value, or a node of your class with a number in .data and a "
+            f"backward() method (build it from the outputs); got {type(loss).__name__}, which has no "
+            f"{' and no '.join(missing)}"
         )
 
 

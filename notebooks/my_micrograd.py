@@ -198,3 +198,61 @@ def my_train(model, xs, ys, steps, lr):
         # your code here: forward and loss, zero the gradients, loss.backward(), update; append loss.data
         raise NotImplementedError
     return losses
+
+
+# %% lesson 11: more operations
+import math
+
+
+def one_input_node(x, data, op, local):
+    """Lesson 4's helper again: the node op(x), holding data, whose local derivative d out/d x is local."""
+    out = MyValue(data, (x,), op)
+    out._local_grads = (local,)
+
+    def _backward():
+        x.grad += local * out.grad
+
+    out._backward = _backward
+    return out
+
+
+class MyValue(MyValue):
+    """Your MyValue with lesson 4's operations, and the two more a GPT needs."""
+
+    def log(self):  # d/dx ln x = 1/x: the loss is -log(probability)
+        return one_input_node(self, math.log(self.data), "log", 1 / self.data)
+
+    def relu(self):  # d/dx max(0, x) = 1 where x > 0, else 0: the MLP block's activation
+        return one_input_node(self, max(0.0, self.data), "ReLU", float(self.data > 0))
+
+
+# %% lesson 11: softmax
+def softmax(logits):
+    # your code here: exp(val - the largest logit's number) for each logit, each divided by their total
+    raise NotImplementedError
+
+
+# %% lesson 11: rmsnorm
+def rmsnorm(x):
+    # your code here: ms, the mean of the squares of x; scale = (ms + 1e-5) ** -0.5; each xi times scale
+    raise NotImplementedError
+
+
+# %% lesson 11: attention_head
+def attention_head(q_h, k_h, v_h):
+    """One head at one position: q_h is its query; k_h and v_h hold the keys and values cached so far."""
+    # your code here: attn_logits, q_h · k / head_dim**0.5 for each cached key k; attn_weights, their softmax;
+    # head_out, for each j < head_dim the sum over t of attn_weights[t] * v_h[t][j]
+    raise NotImplementedError
+
+
+# %% lesson 11: training_step
+learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8  # microgpt's Adam
+
+
+def training_step(gpt, params, m, v, tokens, step, num_steps):
+    """One step of microgpt's training on one document's tokens (BOS, its letters, BOS); returns the loss."""
+    n = min(block_size, len(tokens) - 1)
+    # your code here: a fresh KV cache; the mean over n positions of -log(probability of the next token); backward
+    # your code here: Adam at lr_t = learning_rate * (1 - step / num_steps), with m_hat and v_hat; then p.grad = 0
+    raise NotImplementedError

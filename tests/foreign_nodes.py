@@ -278,6 +278,41 @@ def my_train(model, xs, ys, steps, lr):
 '''
 
 
+# A learner's MyValue kept microgpt's way, the inputs in _children, with lesson 3's recorded local derivatives; and
+# the lecture's order and backward() written for it (v._children where the lecture reads v._prev).
+CHILDREN_MY_VALUE = '''
+import math
+
+
+class MyValue:
+    def __init__(self, data, _children=(), _op="", label="", _local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._children = tuple(_children)
+        self._op = _op
+        self._local_grads = _local_grads
+
+    def __add__(self, other):
+        return MyValue(self.data + other.data, (self, other), "+", _local_grads=(1.0, 1.0))
+
+    def __mul__(self, other):
+        return MyValue(self.data * other.data, (self, other), "*", _local_grads=(other.data, self.data))
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        return MyValue(t, (self,), "tanh", _local_grads=(1 - t**2,))
+
+    def _backward(self):
+        for child, local in zip(self._children, self._local_grads):
+            child.grad += local * self.grad
+
+    def __repr__(self):
+        return f"MyValue(data={self.data:.4g}, grad={self.grad:.4g})"
+'''
+CHILDREN_AUTOGRAD = LECTURE_AUTOGRAD.replace("v._prev", "v._children")
+
+
 def _lecture_class(name):
     """The class of LECTURE_MY_VALUE under another name, defined as if in this module."""
     namespace = {"__name__": __name__}
@@ -296,3 +331,66 @@ def lecture_micrograd():
     for source in (LECTURE_MY_VALUE, LECTURE_AUTOGRAD, LECTURE_NN, LECTURE_TRAIN):
         exec(source, namespace)
     return namespace
+
+
+# -- classes written by others: inputs under other names, layers that return lists, _grad_fn -------
+
+# Names real classes keep their inputs under, besides the lecture's _prev.
+OTHER_INPUT_NAMES = ("prev", "_parents", "parents", "_operands")
+
+
+def inputs_under(name):
+    """The lecture's Value with its inputs in ``.<name>`` (a set) instead of ``._prev``, and no ``._prev``."""
+    cls_name = "Inputs" + "".join(part.title() for part in name.split("_"))
+    namespace = {"__name__": __name__}
+    exec(LECTURE_MY_VALUE.replace("MyValue", cls_name).replace("_prev", name), namespace)
+    cls = namespace[cls_name]
+    cls.__doc__ = f"The lecture's Value with its inputs kept in .{name}."
+    return cls
+
+
+def lecture_nn(value_class, layers_return_lists=False):
+    """The lecture's MyNeuron, MyLayer and MyMLP over ``value_class`` ({name: class}); with
+    ``layers_return_lists`` a layer returns a list even of one output (no ``outs[0]``)."""
+    source = LECTURE_NN
+    if layers_return_lists:
+        source = source.replace("return outs[0] if len(outs) == 1 else outs", "return outs")
+        assert "return outs\n" in source
+    namespace = {"MyValue": value_class}
+    exec(source, namespace)
+    return namespace
+
+
+class GradFnNode:
+    """Nodes that keep their inputs in ._parents and a ``_grad_fn(grad)`` returning the gradient of
+    each input, and no _backward: backward() applies what _grad_fn returns."""
+
+    def __init__(self, data, parents=(), grad_fn=None, op=""):
+        self.data = data
+        self.grad = 0.0
+        self._parents = tuple(parents)
+        self._grad_fn = grad_fn
+        self._op = op
+
+    def __add__(self, other):
+        return GradFnNode(self.data + other.data, (self, other), lambda g: (g, g), "+")
+
+    def __mul__(self, other):
+        return GradFnNode(self.data * other.data, (self, other), lambda g: (g * other.data, g * self.data), "*")
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(node):
+            if id(node) not in seen:
+                seen.add(id(node))
+                for parent in node._parents:
+                    visit(parent)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            if node._grad_fn is not None:
+                for parent, grad in zip(node._parents, node._grad_fn(node.grad)):
+                    parent.grad += grad

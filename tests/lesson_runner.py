@@ -74,15 +74,20 @@ def run_lesson(notebook, folder, replace=None, then=(), only=None, twice=()):
     """Run the code cells of notebook in folder, top to bottom, then the cells numbered in then, as a learner
     runs a cell again; replace = {cell index: source}; only: the cells to run (all by default); twice: cells
     run a second time straight after the first."""
-    from IPython.utils.capture import capture_output
-
     replace = replace or {}
-    runs = []
     cells = dict(code_cells(notebook))
     order = [j for i in cells if only is None or i in only for j in ([i, i] if i in twice else [i])] + list(then)
+    return run_sources(notebook, folder, [(index, replace.get(index, cells[index])) for index in order])
+
+
+def run_sources(notebook, folder, sources):
+    """Run sources, [(cell index, source)], in order in one fresh shell in folder, as a learner runs cells
+    (a cell typed anew, or run again after the lesson ran); the index only names the cell in the result."""
+    from IPython.utils.capture import capture_output
+
+    runs = []
     with _shell(folder) as shell:
-        for index in order:
-            source = replace.get(index, cells[index])
+        for index, source in sources:
             del shell.output_errors[:]
             with capture_output() as captured:
                 result = shell.run_cell(source, store_history=True)

@@ -5,6 +5,7 @@ in this process, a fresh IPython shell per lesson), with the learner's code type
 asks two things: no cell ends in an error, and each lesson says it runs on the learner's piece.
 """
 
+import json
 import re
 import shutil
 
@@ -12,7 +13,7 @@ import build_stubs
 import foreign_nodes
 import pytest
 import test_slip_catalogue
-from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson
+from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson, run_sources
 
 from micrograd.course import pieces, yours
 from micrograd.course import lesson05, lesson06
@@ -196,3 +197,150 @@ def test_no_output_of_the_worked_answers_is_labelled_yours(shipped_run):
              for line in run.output.splitlines()
              if labelled.search(line) and not line.startswith(("✓ ", "✗ ", "… ", "    ")) and "not attempted yet" not in line]
     assert found == []
+
+
+# -- the lecture's name, a restart, other people's classes, a loop that prints ------------------------------------
+
+def until_the_first_error(runs):
+    """The cells Run All runs: up to and with the first that ends in an error (JupyterLab stops there)."""
+    for k, run in enumerate(runs):
+        if run.error:
+            return runs[:k + 1]
+    return runs
+
+
+NAMED_VALUE = foreign_nodes.LECTURE_MY_VALUE.replace("MyValue", "Value")  # the lecture's class, under its own name
+LESSON_2 = next(NOTEBOOKS.glob("02_*.ipynb"))
+
+
+@pytest.mark.parametrize("lesson", [2, 3])
+@pytest.mark.parametrize("after_a_run_all", [False, True], ids=["fresh", "after-run-all"])
+def test_the_lecture_s_class_typed_as_value_is_not_run_and_no_stale_class_passes(tmp_path, lesson, after_a_run_all):
+    notebook = LESSON_2 if lesson == 2 else LESSONS[3]
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    key = f"lesson {lesson}: MyValue"
+    cell = build_it_cell(notebook, key)
+    check_cell = next(i for i, source in code_cells(notebook) if i > cell and source.startswith("check."))
+    shipped = code_cells(notebook)
+    typed = [(i, f"%%my_micrograd {key}\n{NAMED_VALUE}" if i == cell else source) for i, source in shipped]
+    # Run All (as shipped, when after_a_run_all), then the learner types the lecture's class and runs Run All
+    # again, and then the check cell by hand.
+    before = shipped if after_a_run_all else []
+    runs = run_sources(notebook, tmp_path, before + typed)
+    shown = until_the_first_error(runs[len(before):])
+    assert shown[-1].index == cell, [(r.index, r.error) for r in shown]  # Run All stops at the typed cell, nowhere before
+    # What Run All ran, then the check cell by hand, in a kernel of its own.
+    runs = run_sources(notebook, tmp_path, before + typed[:len(shown)] + [(check_cell, dict(shipped)[check_cell])])
+    said = shown[-1].output
+    assert shown[-1].error.startswith("NotRun: ") and "Traceback" not in said
+    assert said.startswith("Not run, not saved: this cell names its class Value, as the lecture does") and \
+        "Name yours MyValue" in said
+    by_hand = runs[-1]
+    if after_a_run_all or lesson == 3:  # the kernel holds an older MyValue (lesson 3 loads lesson 2's at its top)
+        assert "✗ " in by_hand.output and "the MyValue here is left from before" in by_hand.output, by_hand.output
+        assert "✓ " not in by_hand.output
+    else:
+        assert by_hand.error == "NameError: name 'MyValue' is not defined"  # only by hand, after the message above
+    assert "class Value" not in (tmp_path / "my_micrograd.py").read_text()  # not saved
+    said_in_lesson_2 = next(t for t in ("".join(c["source"]) for c in json.loads(LESSON_2.read_text())["cells"])
+                            if "## Build it yourself: your own Value" in t)
+    assert "Call yours `MyValue`, not `Value` as the lecture does" in said_in_lesson_2
+    assert "build-it cell that names its class `Value` is not run, and says so" in said_in_lesson_2
+
+
+def test_the_package_s_version_shows_the_package_s_code_after_a_cell_took_the_name_value(tmp_path):
+    # A learner who names a class Value in a plain cell (no %%my_micrograd) still sees micrograd/engine.py in
+    # "The package's version": show_source looks the name up in the package.
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    cells = code_cells(LESSONS[3])
+    source = next((i, s) for i, s in cells if s.startswith("show_source(Value.tanh"))
+    runs = run_sources(LESSONS[3], tmp_path, [cells[0], (-1, NAMED_VALUE), source])
+    assert [run.error for run in runs] == [None, None, None]
+    assert "# micrograd/engine.py · Value.tanh" in runs[-1].output and "__main__" not in runs[-1].output
+    assert "(math.exp(2 * x) - 1)" not in runs[-1].output  # the learner's tanh is not shown as the package's
+
+
+BUILD_IT = {3: ["lesson 3: MyValue"], 4: ["lesson 4: my_topological_order", "lesson 4: my_backward"],
+            5: ["lesson 5: MyNeuron, MyLayer, MyMLP"], 6: ["lesson 6: my_train"]}
+
+
+def after_a_restart(lesson):
+    """What a learner runs after a kernel restart: the lesson's first cell, then straight its build-it section
+    (each build-it cell, typed with the worked answer, and its check), then the cell after the section."""
+    notebook = LESSONS[lesson]
+    cells = code_cells(notebook)
+    indices = [i for i, _ in cells]
+    ran = [cells[0]]
+    for key in BUILD_IT[lesson]:
+        cell = build_it_cell(notebook, key)
+        check_cell = indices[indices.index(cell) + 1]
+        ran += [(cell, f"%%my_micrograd {key}\n{yours.ANSWERS[key]}"), (check_cell, dict(cells)[check_cell])]
+    after = indices[indices.index(ran[-1][0]) + 1]
+    return ran + [(after, dict(cells)[after])]
+
+
+@pytest.mark.parametrize("lesson", [3, 4, 5, 6])
+def test_after_a_restart_the_build_it_section_runs_or_says_what_to_run_first(tmp_path, lesson):
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    runs = run_sources(LESSONS[lesson], tmp_path, after_a_restart(lesson))
+    assert errors(runs) == [], [(run.index, run.error) for run in runs]
+    checks = [run.output for run in runs if run.source.startswith("check.")]
+    if lesson == 5:  # its classes use MyValue, which the lesson loads in "One neuron, by hand"
+        said = runs[1].output
+        assert "This kernel has no MyValue yet, which this cell uses" in said and "Run > Run All Above" in said
+        assert "your code uses MyValue, which this kernel does not have yet" in checks[0] and "Run All Above" in checks[0]
+        assert "raised NameError" not in checks[0]
+    else:
+        assert all("✓ " in output for output in checks), checks
+
+
+def test_lesson_5_says_where_my_value_is_loaded():
+    text = next(t for t in ("".join(c["source"]) for c in json.loads(LESSONS[5].read_text())["cells"])
+                if "## Build it yourself: `Neuron`, `Layer`, `MLP`" in t)
+    assert "loaded at the top of this lesson" not in text
+    assert "loaded in \"One neuron, by hand\"\nabove" in text
+    assert "the cell below says so when this kernel has no `MyValue`" in text  # shown by the restart test above
+    cells = code_cells(LESSONS[5])
+    loads = next(i for i, source in cells if 'MyValue, my_topological_order, my_backward = yours.use(' in source)
+    assert loads < build_it_cell(LESSONS[5], "lesson 5: MyNeuron, MyLayer, MyMLP")
+    heading = next(i for i, c in enumerate(json.loads(LESSONS[5].read_text())["cells"])
+                   if "## One neuron, by hand" in "".join(c["source"]))
+    assert heading < loads
+
+
+def test_a_class_keeping_its_inputs_in_children_runs_on_yours_through_lesson_6(tmp_path):
+    # microgpt's way: the learner's lesson-3 class keeps _children, and their lesson-4 order reads v._children,
+    # which the checks' own nodes answer to as well.
+    typed = {(3, "lesson 3: MyValue"): foreign_nodes.CHILDREN_MY_VALUE,
+             (4, "lesson 4: my_topological_order"): foreign_nodes.CHILDREN_AUTOGRAD,
+             (4, "lesson 4: my_backward"): foreign_nodes.CHILDREN_AUTOGRAD}
+    runs = run_from(tmp_path, typed)
+    assert {lesson: errors(r) for lesson, r in runs.items()} == {3: [], 4: [], 5: [], 6: []}
+    lines = [line for line in status_lines(runs[6]) if " MyValue: " in line or " my_backward: " in line]
+    assert len(lines) == 2 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
+
+
+def test_lesson_6_shows_its_verdict_first_when_my_train_prints_every_step(tmp_path):
+    printing = foreign_nodes.LECTURE_TRAIN.replace("        losses.append(loss.data)\n",
+                                                   "        losses.append(loss.data)\n        print(k, loss.data)\n")
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    key = "lesson 6: my_train"
+    cells = code_cells(LESSONS[6])
+    cell = build_it_cell(LESSONS[6], key)
+    check_cell = next(i for i, source in cells if i > cell and source.startswith("check."))
+    runs = run_sources(LESSONS[6], tmp_path, [cells[0], (cell, f"%%my_micrograd {key}\n{printing}"),
+                                             (check_cell, dict(cells)[check_cell])])
+    assert errors(runs) == []
+    shown = re.sub(r"^Out\[\d+\]: ", "", runs[-1].output)  # the terminal shell's prompt, which a notebook has not
+    assert shown.startswith("✓ Build it: the training loop: loss 3.5902 → 0.0164"), shown[:300]
+    assert "\n0 3.59" not in shown and "49 0.0164" not in shown  # the 50 printed lines are folded under the verdict
+
+
+@pytest.mark.parametrize("lesson", [2, 3, 4, 5, 6])
+def test_the_first_cell_prints_nothing_on_a_first_run_or_a_second(tmp_path, lesson):
+    notebook = LESSON_2 if lesson == 2 else LESSONS[lesson]
+    first = code_cells(notebook)[0]
+    assert "%load_ext" not in first[1] and "yours.enable_magic()" in first[1]
+    runs = run_sources(notebook, tmp_path, [first, first, (-1, "%%my_micrograd lesson 9: nothing\nanswer = 1\n")])
+    assert [(run.error, run.output) for run in runs[:2]] == [(None, ""), (None, "")]
+    assert runs[2].error is None and "saved in my_micrograd.py" in runs[2].output  # the magic is there

@@ -35,3 +35,14 @@ def test_show_source_displays_highlighted_html_in_a_notebook():
     assert output.output_type == "display_data"
     assert output.data["text/plain"].startswith("# micrograd/engine.py · Value.__add__")
     assert "<span" in output.data["text/html"]
+
+
+def test_show_source_shows_the_package_s_code_for_a_notebook_class_named_value(capsys):
+    # A learner's class that took the name Value (the lecture's name) is not the package's: "The package's
+    # version" cells pass Value.tanh, and must still show micrograd/engine.py, never the learner's code.
+    namespace = {"__name__": "__main__"}
+    exec("class Value:\n    def tanh(self):\n        return 'mine'\n    def only_mine(self):\n        pass\n", namespace)
+    show_source(namespace["Value"].tanh, namespace["Value"].only_mine)
+    out = capsys.readouterr().out
+    assert "# micrograd/engine.py · Value.tanh\ndef tanh" in out and "'mine'" not in out and "__main__" not in out
+    assert "# Value.only_mine: code of this notebook's, not the package's" in out

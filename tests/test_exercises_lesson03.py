@@ -327,3 +327,98 @@ def test_local_derivatives_zipped_with_a_set_of_inputs_are_named_whatever_the_se
         verdicts.append(check.my_backward_step(cls))
         del kept
     assert all(v.status == "failed" and "_prev a set" in v.message for v in verdicts), [v.message for v in verdicts]
+
+
+# -- the lecture's bug, = for +=, in the stepper; the operations later lessons need ---------------------------------
+
+def _lecture_class(*swaps):
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    source = LECTURE_MY_VALUE
+    for old, new in swaps:
+        assert old in source
+        source = source.replace(old, new)
+    namespace = {}
+    exec(source, namespace)
+    return namespace["MyValue"]
+
+
+SETS_IN_ADD = (("self.grad += 1.0 * out.grad", "self.grad = 1.0 * out.grad"),
+               ("other.grad += 1.0 * out.grad", "other.grad = 1.0 * out.grad"))
+SETS_IN_MUL = (("self.grad += other.data * out.grad", "self.grad = other.data * out.grad"),
+               ("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"))
+
+
+@pytest.mark.parametrize("op, swaps", [("+", SETS_IN_ADD), ("*", SETS_IN_MUL)])
+def test_the_stepper_says_when_a_node_that_uses_a_value_twice_sets_its_gradient(op, swaps):
+    # The lecture's bug: b = a + a with self.grad = ...; other.grad = ... leaves a.grad at one use's share. Its set of
+    # inputs holds a once, so the stepper calls _backward() again from a grad of 1 to see that it sets, not adds.
+    import re
+
+    from micrograd.widgets import BackpropStepper
+
+    cls = _lecture_class(*swaps)
+    a = cls(3.0, label="a")
+    b = a + a if op == "+" else a * a
+    b.label = "b"
+    stepper = BackpropStepper(b)
+    stepper.step()
+    panel = re.sub(r"<[^>]+>", " ", stepper.panel.value).replace("&#x27;", "'")
+    assert "this node's _backward() sets a.grad (=) where it must add to it (+=)" in panel, panel
+    assert "a.grad +=" not in panel  # no row claims it added
+    assert a.grad == (1.0 if op == "+" else 3.0)  # the learner's own numbers stay on their nodes
+
+
+def test_the_stepper_says_what_adding_gives_where_the_local_derivatives_are_recorded():
+    import re
+
+    from micrograd.course.yours import ANSWERS
+    from micrograd.widgets import BackpropStepper
+
+    namespace = {}
+    exec(ANSWERS["lesson 3: MyValue"].replace("child.grad += local * self.grad", "child.grad = local * self.grad"), namespace)
+    a = namespace["MyValue"](3.0, label="a")
+    b = a + a
+    b.label = "b"
+    stepper = BackpropStepper(b)
+    stepper.step()
+    panel = re.sub(r"<[^>]+>", " ", stepper.panel.value).replace("&#x27;", "'")
+    assert "a is used twice by this node, and holds one use's share, where adding gives 2.0000" in panel, panel
+
+
+def test_the_stepper_warns_of_nothing_on_a_right_class():
+    from micrograd.widgets import BackpropStepper
+
+    cls = _lecture_class()
+    x, w = cls(3.0, label="x"), cls(-2.0, label="w")
+    out = (x * w + x * x).tanh()
+    stepper = BackpropStepper(out)
+    for _ in stepper.schedule:
+        stepper.step()
+        assert "where it must add" not in stepper.panel.value
+    assert stepper.done and not stepper._warnings(stepper._steps[-1])
+
+
+def test_a_passing_class_is_told_which_operations_lessons_4_to_6_need_that_it_lacks():
+    from build_stubs import STEP_SOLUTION, load
+
+    template = check.my_backward_step(load(STEP_SOLUTION))
+    assert template.passed
+    assert "Lessons 4 to 6 also need x * 2, x + 1, 2 * x, 1 + x, sum([x, x]), -x, x - y, x ** 2, x / y, " \
+           "x.exp(), x.backward(), which your class does not do yet: lesson 4 gives them to it" in template.message
+    lecture = check.my_backward_step(_lecture_class())  # the lecture's class has them all
+    assert lecture.passed and "also need" not in lecture.message
+    no_rmul = check.my_backward_step(_lecture_class(("    def __rmul__(self, other):  # other * self\n        return self * other\n", "")))
+    assert no_rmul.passed and "also need 2 * x, which your class does not do yet" in no_rmul.message
+
+
+def test_lesson_3_says_which_operations_later_lessons_need_and_that_the_lecture_s_class_passes():
+    import json
+    from pathlib import Path
+
+    notebook = next((Path(__file__).parent.parent / "notebooks").glob("03_*.ipynb"))
+    text = next(t for t in ("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"])
+                if "## Build it yourself: local derivatives and `_backward`" in t)
+    assert "The lecture's own class, typed in instead, passes too when it is named `MyValue`" in text
+    assert "the check below names the ones your class\ndoes not do yet" in text
+    assert check.my_backward_step(_lecture_class()).passed  # what the lesson says of the lecture's class

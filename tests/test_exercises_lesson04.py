@@ -436,3 +436,22 @@ def test_backward_seeding_the_root_then_skipping_it_is_told_so():
     verdict = check.my_backward(skipped)
     assert verdict.status == "failed" and "the walk skips it" in verdict.message
     assert "seeded after the walk" not in verdict.message
+
+
+def test_a_backward_run_without_its_order_in_the_kernel_is_told_what_to_run_first():
+    namespace = {}
+    exec("def my_backward(root):\n    root.grad = 1.0\n    for node in reversed(my_topological_order(root)):\n"
+         "        node._backward()\n", namespace)
+    verdict = check.my_backward(namespace["my_backward"])
+    assert verdict.status == "failed" and "your code uses my_topological_order, which this kernel does not have yet" \
+        in verdict.message
+
+
+def test_the_checks_nodes_answer_to_other_names_for_their_inputs_and_name_what_they_lack():
+    from micrograd.course.lesson04_order import Node
+
+    a, b = Node(2.0), Node(3.0)
+    c = a * b
+    assert c._children == c.children == c._prev == (a, b)
+    with pytest.raises(AttributeError, match="the check's nodes, made like the lesson's MyValue .* have no attribute 'value'"):
+        c.value  # noqa: B018

@@ -212,3 +212,20 @@ def test_my_mlp_wrapping_every_input_as_its_hint_said_is_told_why_the_second_lay
     right = load_nn_on(STEP_SOLUTION, NN_SOLUTION.replace(
         "wi * xi", "wi * (xi if isinstance(xi, MyValue) else MyValue(xi))"))
     assert check.my_mlp(*right).passed
+
+
+def test_classes_run_in_a_kernel_without_my_value_are_told_what_to_run_first():
+    # After a restart, the build-it cell ran before the cell that loads MyValue: the check said only "your code
+    # raised NameError". Now it says which cell to run.
+    from build_stubs import NN_SOLUTION
+
+    namespace = {}
+    exec("import random\n" + NN_SOLUTION.replace("Value(random", "MyValue(random"), namespace)
+    verdict = check.my_mlp(namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"])
+    assert verdict.status == "failed" and "raised NameError" not in verdict.message
+    assert verdict.message.startswith("your code uses MyValue, which this kernel does not have yet: it comes from a cell above")
+    assert "Run > Run All Above" in verdict.message
+    namespace["MyValue"] = __import__("micrograd").Value
+    exec("class Typo(MyNeuron):\n    def __call__(self, x):\n        return slef.b\n", namespace)
+    typo = check.my_mlp(namespace["Typo"], namespace["MyLayer"], namespace["MyMLP"])  # a name of the learner's own
+    assert typo.message == "your code raised NameError: name 'slef' is not defined", typo.message

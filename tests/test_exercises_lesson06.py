@@ -47,6 +47,17 @@ def test_first_update_untouched_is_not_attempted():
 
 from micrograd.losses import mse, sum_of_squares  # noqa: E402
 
+
+def lesson_cell(lesson, heading):
+    """The text of the lesson's markdown cell with heading in it: what the lesson says there."""
+    import json
+    from pathlib import Path
+
+    notebook = next((Path(__file__).parent.parent / "notebooks").glob(f"{lesson}_*.ipynb"))
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    (text,) = [t for t in ("".join(c["source"]) for c in cells if c["cell_type"] == "markdown") if heading in t]
+    return text
+
 ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 RIGHT = """
 def my_train(model, xs, ys, steps, lr):
@@ -172,8 +183,6 @@ def test_training_loop_untouched_is_not_attempted():
         (((ZERO, ""),), "the gradients are never zeroed"),
         (((ZERO + "        loss.backward()\n", "        loss.backward()\n" + ZERO),),
          "the loss never changes"),
-        (((ZERO, ""), ("        losses.append(loss.data)", ZERO + "        losses.append(loss.data)")),
-         "zeroed after the update"),
         ((("p.data -= lr * p.grad", "p.data += lr * p.grad"),), "the loss goes up"),
         ((("p.data -= lr * p.grad", "p.data -= p.grad"),), "its whole gradient"),
         ((("    return losses", "    return None"),), "returns None"),
@@ -211,6 +220,47 @@ def test_training_loop_with_mse_is_told_it_is_the_mean():
     assert "before its update" not in verdict.message
 
 
+def test_a_mean_loss_is_told_the_loop_is_right_and_the_task_asks_for_the_sum():
+    # A learner's own right loop with the mean: what is wrong is only that the task asks for the sum, and the
+    # lesson's task says so in as many words.
+    verdict = check.my_training_loop(loop(RIGHT, ("sum_of_squares([model(x) for x in xs], ys)",
+                                                   "sum((yout - ygt) ** 2 for ygt, yout in zip(ys, [model(x) for x in xs])) / len(ys)")))
+    assert verdict.status == "failed", verdict.message
+    assert verdict.message.startswith("your loop is right, with the mean of the squared errors") and "the task asks for their sum" in verdict.message
+    assert "your loss after" not in verdict.message  # a mean is not held against a sum
+    task = lesson_cell("06", "Build it yourself: the training loop")
+    assert "the loss, the **sum** of squared errors" in task and "not their mean" in task
+
+
+ZERO_AT_THE_END = ((ZERO, ""), ("        losses.append(loss.data)", ZERO + "        losses.append(loss.data)"))
+
+
+def test_zeroing_after_the_update_as_pytorch_does_passes_and_is_said_to_be_right():
+    # PyTorch's habit, loss.backward(); step; zero_grad(): right on a network whose gradients start at 0, as those
+    # of every network the check trains do.
+    verdict = check.my_training_loop(loop(RIGHT, *ZERO_AT_THE_END))
+    assert verdict.passed, verdict.message
+    assert "zeroes the gradients at the end of each step, after the update (PyTorch's habit): right" in verdict.message
+    assert "at the end of each step" not in check.my_training_loop(loop(RIGHT)).message
+    assert "Zeroing the gradients at the end of each step, after the update (PyTorch's\nhabit), is right too" in \
+        lesson_cell("06", "Build it yourself: the training loop")
+
+
+def test_what_my_train_prints_is_folded_under_the_verdict_not_above_it(capsys):
+    # The lecture's loop prints k and the loss at every step: 50 lines that pushed the verdict off screen.
+    printing = loop(RIGHT, ("        losses.append(loss.data)\n", "        losses.append(loss.data)\n        print(k, loss.data)\n"))
+    capsys.readouterr()
+    verdict = check.my_training_loop(printing)
+    shown = capsys.readouterr().out
+    assert verdict.passed and shown.startswith("✓ Build it: the training loop"), shown[:200]
+    assert "\n0 3.59" not in shown  # nothing of the learner's prints comes before or after the verdict line
+    assert verdict.figure.startswith("<details") and "(50 lines)" in verdict.figure
+    assert "<pre" in verdict.figure and "0 3.5902269803779414\n1 2.71147" in verdict.figure
+    assert "<details" not in check.my_training_loop(loop(RIGHT)).figure
+    assert "What your loop prints (the lecture's\n`print(k, loss.data)`, say) is folded under the check's verdict, one " \
+           "click away" in lesson_cell("06", "Build it yourself: the training loop")
+
+
 def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():
     # The check runs the loop on the lecture's own MyMLP, which sits beside it; the same loop then trains it from a seed.
     import random
@@ -225,8 +275,8 @@ def test_the_lectures_loop_passes_and_trains_the_lectures_mlp():
 
 
 def test_forgotten_zero_grad_is_not_shown_doing_better_than_the_right_loop():
-    # On the check's stale gradients such a loop happens to end near 0; from a clean start, as the lesson
-    # runs it, it gets stuck at 4.0, and the message must say that, as the pass message and the lesson do.
+    # From a clean start, as the lesson runs it, such a loop gets stuck at 4.0, and the message must say that,
+    # as the pass message and the lesson do.
     from build_stubs import TRAIN_SOLUTION, load_train
 
     verdict = check.my_training_loop(load_train(TRAIN_SOLUTION, ("        for p in model.parameters():\n            p.grad = 0.0\n", "")))

@@ -133,6 +133,24 @@ def test_dot_of_numbers_equals_the_sum_with_constant_leaves(seed, n):
     assert b.grad == plain_b.grad
 
 
+@given(seeds, st.integers(min_value=1, max_value=12))
+def test_dot_without_a_bias_equals_pythons_sum_of_products(seed, n):
+    """bias=None (or no bias given): microgpt's sum(wi * xi ...), one node without a bias input."""
+    rng = random.Random(seed)
+    ws, xs = leaves(rng, n), leaves(rng, n)
+    fused = dot(ws, xs)
+    assert fused.op == "w·x" and fused.inputs == (*ws, *xs) and dot(ws, xs, None).inputs == fused.inputs
+    plain_ws, plain_xs = [Value(v.data) for v in ws], [Value(v.data) for v in xs]
+    plain = sum(w * x for w, x in zip(plain_ws, plain_xs))
+    assert fused.data == plain.data
+    (fused.tanh() * 3.0).backward()
+    (plain.tanh() * 3.0).backward()
+    assert grads(ws) == grads(plain_ws)
+    assert grads(xs) == grads(plain_xs)
+    constants = dot(ws, [x.data for x in xs])
+    assert constants.inputs == tuple(ws) and constants.data == fused.data
+
+
 @given(seeds)
 def test_dot_with_shared_leaves_matches_the_plain_sum(seed):
     """A leaf used as a weight and as an input: its gradient gathers from both."""

@@ -2,6 +2,7 @@
 that are not the package's Value (the lecture's, micrograd 0.1.0's, a tuple-based one, a fork)."""
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -11,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from micrograd import Value, graph_size
-from micrograd.viz import dot_source, draw_dot, style, text_graph
-from micrograd.widgets import BackpropStepper, ExpressionExplorer
+from micrograd.viz import dot_source, draw_dot, draw_model, style, text_graph
+from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
 
-from foreign_nodes import ForkValue, LectureValue, TupleNode, neuron, twice_used
+from foreign_nodes import (OTHER_INPUT_NAMES, ForkValue, GradFnNode, LectureValue, TupleNode, inputs_under,
+                           lecture_micrograd, lecture_nn, neuron, twice_used)
 
 TESTS = Path(__file__).resolve().parent
 LOCAL_CLASSES = [LectureValue, TupleNode, ForkValue]
@@ -99,7 +101,8 @@ class Value:  # noqa: F811 - a learner's class of the same name as the package's
 
 
 def test_a_non_node_is_refused_naming_its_class_and_what_a_node_needs():
-    with pytest.raises(TypeError, match=r"draw_dot takes .*\.data and its inputs in \._prev \(or \.inputs, \._children, \.children\); got int$"):
+    with pytest.raises(TypeError, match=r"draw_dot takes .*\.data and its inputs in \._prev \(or \.inputs, \._children, "
+                                        r"\.children, \.prev, \._parents, \.parents, \._operands\); got int$"):
         draw_dot(3)
     with pytest.raises(TypeError, match=r"got Value \(from module [\w.]*test_foreign_nodes\); it has \.data but"):
         text_graph(Value(2.0))
@@ -482,10 +485,10 @@ def unnamed_chain(steps):
 
 def test_a_node_with_inputs_but_no_op_is_not_taken_for_a_leaf():
     source = dot_source(unnamed_chain(60))  # 241 values: collapsed, and only the 120 leaves folded
-    assert "241 values drawn as 121 nodes" in source and "120 constants folded" in source
+    assert "241 values drawn as 121 nodes" in source and "120 leaves folded" in source
     small = dot_source(unnamed_chain(3))
     assert small.count(style.ROLE_FILLS["intermediate"]) == 5  # the 6 operations but the output
-    assert small.count(style.ROLE_FILLS["input"]) == 7  # x and the six constants
+    assert small.count(style.ROLE_FILLS["input"]) == 7  # x and the six other leaves
     lines = text_graph(unnamed_chain(3)).splitlines()
     assert lines[0].endswith("= ?(#10, #11)") and sum("= ?(" in line for line in lines) == 6
 
@@ -515,3 +518,134 @@ def test_micrograd_0_1_0_readme_example_steps_to_its_own_gradients_with_no_false
     assert (a.grad, b.grad) == pytest.approx(expected, rel=1e-12)
     assert expected == pytest.approx((138.8338, 645.5773), rel=1e-6)  # the numbers micrograd's README prints
     assert "changed no gradient" not in text and "+= 0.0000 ×" in text
+
+
+# -- classes written by others: inputs under other names, _grad_fn, folded weights ----------
+
+
+@pytest.mark.parametrize("name", OTHER_INPUT_NAMES)
+def test_inputs_under_other_names_are_drawn_listed_and_stepped(name):
+    cls = inputs_under(name)
+    out, leaves = neuron(cls)
+    out.backward()
+    expected = grads(leaves)
+    source = dot_source(out)
+    assert all(f"<B>{label}</B>" in source for label in leaves) and "label=<tanh>" in source
+    assert text_graph(out).splitlines()[0].endswith("= tanh(#8)")
+    out, leaves = neuron(cls)
+    stepper = BackpropStepper(out)
+    stepper.finish()
+    assert grads(leaves) == pytest.approx(expected, abs=1e-12) and expected["x1"] == pytest.approx(-1.5)
+    assert "Done: every node has passed its gradient on once" in stepper.panel.value
+
+
+XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+YS = [1.0, -1.0, -1.0, 1.0]
+
+
+def trained_by_hand(model, steps, lr):
+    """The lecture's loop on ``model``: the losses, and the parameters after."""
+    losses = []
+    for _ in range(steps):
+        loss = sum(((model(x) - y) ** 2 for x, y in zip(XS, YS)), model(XS[0]) * 0.0)
+        for p in model.parameters():
+            p.grad = 0.0
+        loss.backward()
+        for p in model.parameters():
+            p.data += -lr * p.grad
+        losses.append(loss.data)
+    return losses
+
+
+@pytest.mark.parametrize("name", (*OTHER_INPUT_NAMES, "_src"))
+def test_draw_model_and_the_training_stepper_take_a_network_of_such_a_class(name):
+    """Neither reads a node's inputs, so even a name no view knows (``_src``) is no obstacle."""
+    nn = lecture_nn(inputs_under(name))
+    random.seed(0)
+    model = nn["MyMLP"](3, [4, 4, 1])
+    random.seed(0)
+    theirs = nn["MyMLP"](3, [4, 4, 1])
+    source = draw_model(model, XS[0]).source
+    assert "<B>L0</B> · 4 neurons · tanh · 3 inputs each" in source and "<B>L2</B> · 1 neuron" in source
+    stepper = TrainingStepper(model, XS, YS, loss="sum_of_squares", lr=0.05)
+    stepper.run(3)
+    assert [r["loss"] for r in stepper.history] == pytest.approx(trained_by_hand(theirs, 3, 0.05), rel=1e-12)
+    assert [p.data for p in model.parameters()] == pytest.approx([p.data for p in theirs.parameters()], rel=1e-12)
+
+
+def test_where_a_view_cannot_read_a_class_it_says_what_it_looked_for():
+    nn = lecture_nn(inputs_under("parents"))
+    model = nn["MyMLP"](3, [4, 1])
+    del model.layers[0].neurons[2].b
+    with pytest.raises(TypeError, match=r"got MyMLP, its \.layers\[0\]\.neurons\[2\] has no \.b; for any graph"):
+        draw_model(model)
+    model = nn["MyMLP"](3, [4, 1])
+    model.layers[1].neurons[0].w[1] = "0.5"
+    with pytest.raises(TypeError, match=r"its \.layers\[1\]\.neurons\[0\]\.w\[1\] has no number in \.data \(it is str\)"):
+        draw_model(model)
+    neuron_ = nn["MyNeuron"](3)
+    del neuron_.b
+    with pytest.raises(TypeError, match=r"got MyNeuron, which has no \.b;"):
+        draw_model(neuron_)
+    model.layers = []
+    with pytest.raises(TypeError, match=r"got MyMLP, whose \.layers is an empty list, not a list of layers;"):
+        draw_model(model)
+    with pytest.raises(TypeError, match=r"got dict, which has none of \.layers, \.neurons, \.w;"):
+        draw_model({"layers": []})
+
+    class NoBackward:
+        def __init__(self, data):
+            self.data = data
+
+    with pytest.raises(TypeError, match=r"got NoBackward, which has no backward\(\) method$"):
+        TrainingStepper(nn["MyMLP"](3, [4, 1]), XS, YS, loss=lambda outputs, targets: NoBackward(1.0))
+    with pytest.raises(TypeError, match=r"got float, which has no number in \.data and no backward\(\) method$"):
+        TrainingStepper(nn["MyMLP"](3, [4, 1]), XS, YS, loss=lambda outputs, targets: 1.0)
+    hidden = inputs_under("_src")(1.0) * inputs_under("_src")(2.0)
+    with pytest.raises(TypeError, match=r"it has \.data but no \._prev, \.inputs, .*, \.parents or \._operands holding its inputs"):
+        draw_dot(hidden)
+
+
+def test_a_class_whose_nodes_have_grad_fn_and_no_backward_is_refused_at_the_start():
+    a, b = GradFnNode(2.0), GradFnNode(-3.0)
+    out = a * b + a
+    with pytest.raises(TypeError) as refused:
+        BackpropStepper(out)
+    message = str(refused.value)
+    assert "2 of the 2 operations here have neither" in message and "has a _grad_fn the stepper does not know how" in message
+    assert message.count(".") == message.count("._") + message.count("(.") + message.count(" .")  # one sentence
+    assert (a.grad, b.grad) == (0.0, 0.0)  # nothing was stepped
+    out.backward()
+    assert (a.grad, b.grad) == (-2.0, 2.0)  # the class's own backward() works: the stepper just cannot call it
+
+
+@pytest.mark.parametrize("broken_steps", [1, 2])
+def test_the_panel_never_says_done_when_a_step_passed_nothing_on(broken_steps):
+    out, leaves = twice_used(LectureValue)  # a * w + a: two operations
+
+    def broken():
+        raise ZeroDivisionError("oops")
+
+    for node in [out, *(child for child in out._prev if child._prev)][:broken_steps]:
+        node._backward = broken
+    stepper = BackpropStepper(out)
+    stepper.finish()
+    text = panel_text(stepper)
+    assert "Done" not in text
+    assert f"Reached the inputs, but {broken_steps} of the 2 steps passed no gradient on" in text
+    assert "micrograd-error" in stepper.panel.value
+
+
+def test_a_folded_drawing_of_a_foreign_network_calls_its_weights_leaves_or_parameters():
+    ns = lecture_micrograd()
+    random.seed(0)
+    model = ns["MyMLP"](3, [16, 16, 1])
+    loss = (model(XS[0]) - 1.0) ** 2  # one sample: each of the 353 weights and biases is used once
+    source = dot_source(loss)
+    assert "constant" not in source
+    # the 353 parameters, which the drawing was not told about, the 48 x's wrapped at each product and the target
+    assert "402 leaves folded into the operations using them" in source
+    assert '<FONT POINT-SIZE="9">each: 17 terms, 1 leaf</FONT>' in source
+    told = dot_source(loss, params=model.parameters())  # now it knows which leaves are parameters
+    assert "constant" not in told and "353 parameters and 49 other leaves folded into the operations" in told
+    assert '<FONT POINT-SIZE="9">4 parameters, 3 leaves</FONT>' in told  # a first-layer neuron: w, b and the x's

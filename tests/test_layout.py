@@ -148,7 +148,7 @@ def test_the_package_is_laid_out_as_micrograd_readme_says():
 def test_the_library_and_the_course_are_the_two_things_ls_shows():
     top = sorted(path.name for path in PACKAGE.iterdir() if not path.name.startswith(("_", ".")) or path.name == "__init__.py")
     packages = [name for name in top if (PACKAGE / name).is_dir()]
-    assert packages == ["course", "viz", "widgets"], top
+    assert packages == ["course", "data", "viz", "widgets"], top
 
 
 # The checks above, shown to fail: each broken layout below is a real one the test must refuse.

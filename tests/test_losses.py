@@ -4,7 +4,7 @@ import pytest
 
 from micrograd import Value
 from micrograd.gradcheck import gradcheck
-from micrograd.losses import cross_entropy, hinge, l2, mse, softmax, sum_of_squares
+from micrograd.losses import cross_entropy, fused_cross_entropy, hinge, l2, mse, softmax, sum_of_squares
 from micrograd.metrics import accuracy, confusion_matrix, predicted_class
 
 
@@ -36,6 +36,29 @@ def test_cross_entropy_batch_is_the_mean_of_samples():
     one = cross_entropy(batch[0], 1).data
     two = cross_entropy(batch[1], 0).data
     assert cross_entropy(batch, [1, 0]).data == pytest.approx((one + two) / 2)
+
+
+@pytest.mark.parametrize("logits, target", [([0.0, 3.0, -2.0, 1.0], 3), ([0.3, -1.2, 2.0], 0), ([5.0], 0)])
+def test_fused_cross_entropy_is_cross_entropy_as_one_node(logits, target):
+    plain = [Value(z) for z in logits]
+    fused = [Value(z) for z in logits]
+    expected, loss = cross_entropy(plain, target), fused_cross_entropy(fused, target)
+    assert loss.inputs == tuple(fused) and loss.op == "cross_entropy"
+    (expected * 2.0).backward()
+    (loss * 2.0).backward()
+    assert loss.data == pytest.approx(expected.data, abs=1e-15)
+    assert [z.grad for z in fused] == pytest.approx([z.grad for z in plain], abs=1e-15)
+
+
+def test_fused_cross_entropy_is_stable_and_checks_its_target():
+    logits = [Value(1000.0), Value(0.0), Value(-1000.0)]
+    loss = fused_cross_entropy(logits, 1)
+    loss.backward()
+    assert loss.data == pytest.approx(1000.0) and [z.grad for z in logits] == pytest.approx([1.0, -1.0, 0.0])
+    assert gradcheck(lambda a, b, c: fused_cross_entropy([a, b, c], 2), [0.3, -1.2, 2.0]).ok
+    for target in (3, -1, 1.0, True):
+        with pytest.raises(ValueError, match="is not a class index for 3 logits"):
+            fused_cross_entropy([0.0, 1.0, 2.0], target)
 
 
 def test_softmax_sums_to_one_and_survives_large_inputs():

@@ -125,3 +125,30 @@ def test_trace_graph_draws_the_same_numbers_and_the_graphs_the_readme_describes(
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert f"its two-input neuron has {ours['neuron']['nodes']} nodes here and {theirs['neuron']['nodes']} under 0.1.0" in readme
     assert "(`'+'`, `'*'`, `'**2'`, `'ReLU'`)" in readme and "(`'-'`, `'neg'`, `'/'`," in readme
+
+
+SEED_PROGRAM = r"""
+import json, micrograd
+from micrograd.engine import Value
+y = Value(2.0) * 3
+y.backward()
+print(json.dumps({"micrograd": micrograd.__file__, "seed": str(y.grad), "Value(2)": repr(Value(2))}))
+"""
+
+
+def test_the_readme_lists_how_numbers_print_here_and_under_0_1_0(reference_folder):
+    """Not fixed, listed: numbers are floats here, so the seed prints 1.0 where 0.1.0 prints 1."""
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    outputs = {}
+    for who, python, folder in [("theirs", sys._base_executable, reference_folder), ("ours", sys.executable, REPO)]:
+        code = f"import sys; sys.path.insert(0, {str(folder)!r}); exec({SEED_PROGRAM!r})"
+        done = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        outputs[who] = json.loads(done.stdout)
+        assert outputs[who].pop("micrograd").startswith(str(folder))
+    assert outputs == {
+        "theirs": {"seed": "1", "Value(2)": "Value(data=2, grad=0)"},
+        "ours": {"seed": "1.0", "Value(2)": "Value(data=2.0, grad=0.0)"},
+    }
+    assert ("after `y = Value(2.0) * 3` and `y.backward()`, `print(y.grad)` shows `1.0` here and `1` under 0.1.0, "
+            "and `Value(2)` is `Value(data=2.0, grad=0.0)` here and `Value(data=2, grad=0)` there") in readme

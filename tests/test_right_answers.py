@@ -20,13 +20,17 @@ import numpy as np
 import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
     TRAIN_SOLUTION, VALUE_SOLUTION, load, load_lesson4_value, load_nn, load_nn_on, load_train
-from foreign_nodes import LECTURE_TRAIN, LectureValue, lecture_micrograd
+from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, LectureValue, lecture_micrograd
+from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
+                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
+from gpt_answers import load as load_gpt_piece
+from gpt_answers import load_source as load_gpt_source
 
 import micrograd.course
 from micrograd import Value, data, losses, metrics
 from micrograd.engine import graph_size
 from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
-from micrograd.course import lesson09, lesson10
+from micrograd.course import lesson09, lesson10, lesson11
 from micrograd.nn import MLP
 
 
@@ -323,7 +327,44 @@ def fused(style):
     return (loss,)
 
 
+CAUSAL_WITH_A_CACHE = '''
+def causal_attention(qs, ks, vs):
+    keys, values, out = [], [], []
+    for q, k, v in zip(qs, ks, vs):
+        keys.append(k)
+        values.append(v)
+        out.append(attention_head(q, keys, values))
+    return out
+'''
+
+SAMPLING_BY_HAND = '''
+def sample_next(logits, temperature):
+    if temperature == 0:
+        raise ValueError("temperature 0 divides the logits by zero: take a small temperature instead")
+    scaled = [l.data / temperature for l in logits]
+    weights = [math.exp(s - max(scaled)) for s in scaled]
+    r = random.random() * sum(weights)
+    for i, w in enumerate(weights):
+        r -= w
+        if r < 0:
+            return i
+    return len(weights) - 1
+'''
+
+SAMPLING_NUMPY = '''
+import numpy as np
+
+def sample_next(logits, temperature):
+    if temperature == 0:
+        return int(np.argmax([l.data for l in logits]))
+    z = np.array([l.data for l in logits]) / temperature
+    p = np.exp(z - z.max())
+    return np.random.choice(len(p), p=p / p.sum())
+'''
+
+
 # (checker, the answer's arguments, words the verdict must contain): each id says how the answer is written.
+ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 NEVER = ("memory at", "memoryview", "rounded", "not it")  # words no right answer's verdict may carry
 
 CATALOGUE = [
@@ -386,8 +427,11 @@ CATALOGUE = [
                  "come out right", id="l03-step-lists-and-ints"),
     pytest.param(lesson03.my_backward_step, lambda: lecture("MyValue"), "the lecture's way",
                  id="l03-step-the-lectures-closures-and-set"),
+    pytest.param(lesson03.my_backward_step, lambda: (load(CHILDREN_MY_VALUE),), "come out right",
+                 id="l03-step-inputs-in-_children"),
     pytest.param(lesson03.walk_by_hand, lambda: walk(load(STEP_SOLUTION), with_leaves=True), "a 6.0",
                  id="l03-walk-leaves-included"),
+    pytest.param(lesson03.walk_by_hand, lambda: walk(load(CHILDREN_MY_VALUE)), "a 6.0", id="l03-walk-inputs-in-_children"),
     pytest.param(lesson03.walk_by_hand, lambda: walk(lecture_micrograd()["MyValue"]), "a 6.0",
                  id="l03-walk-the-lectures-class"),
     pytest.param(lesson03.walk_by_hand, lambda: (lambda L, order: (L, (node for node in order)))(*walk(load(STEP_SOLUTION))),
@@ -414,8 +458,12 @@ CATALOGUE = [
     pytest.param(lesson04.my_topological_order,
                  lambda: (load(AUTOGRAD_SOLUTION, ("    return order", "    return tuple(order)"), name="my_topological_order"),),
                  "every node once", id="l04-topo-a-tuple"),
+    pytest.param(lesson04.my_topological_order, lambda: (load(CHILDREN_AUTOGRAD, name="my_topological_order"),),
+                 "every node once", id="l04-topo-reading-_children"),
     pytest.param(lesson04.my_backward, lambda: functions(AUTOGRAD_ITERATIVE, "my_backward"), "all six graphs",
                  id="l04-backward-calling-each-nodes-backward"),
+    pytest.param(lesson04.my_backward, lambda: (load(CHILDREN_AUTOGRAD, name="my_backward"),), "all six graphs",
+                 id="l04-backward-reading-_children"),
     pytest.param(lesson04.my_backward, seeded_and_stepped_by_hand, "all six graphs",
                  id="l04-backward-root-stepped-by-hand-then-skipped"),
     pytest.param(lesson04.my_backward,
@@ -481,6 +529,10 @@ CATALOGUE = [
                  id="l06-loop-the-lectures"),
     pytest.param(lesson06.my_training_loop, train_keeping_numpy_floats, "as in the lesson's run",
                  id="l06-loop-float-losses"),
+    pytest.param(lesson06.my_training_loop,
+                 lambda: (load_train(TRAIN_SOLUTION, (ZERO, ""), ("        losses.append(loss.data)",
+                                                                   ZERO + "        losses.append(loss.data)")),),
+                 "after the update (PyTorch's habit): right", id="l06-loop-zeroing-after-the-update"),
     pytest.param(lesson06.my_training_loop,
                  lambda: (load_train(TRAIN_SOLUTION, ("    for k in range(steps):\n", "    k = 0\n    while k < steps:\n        k += 1\n"),
                                      ("p.data -= lr * p.grad", "p.data = p.data - lr * p.grad")),),
@@ -555,6 +607,45 @@ CATALOGUE = [
                  "every network tried", id="l10-formula-numpy-int"),
     pytest.param(lesson10.fused_loss, lambda: fused("numpy"), "same loss, same gradients", id="l10-fused-numpy"),
     pytest.param(lesson10.fused_loss, lambda: fused("fsum"), "same loss, same gradients", id="l10-fused-fsum-tuples"),
+    # Lesson 11 ---------------------------------------------------------------------------------------
+    pytest.param(lesson11.softmax, lambda: (load_gpt_source(SOFTMAX_LOOPS, "softmax"),), "no overflow",
+                 id="l11-softmax-loops-and-a-power"),
+    pytest.param(lesson11.softmax, lambda: (load_gpt_source(SOFTMAX_NUMPY, "softmax"),), "no overflow",
+                 id="l11-softmax-numpy-object-arrays"),
+    pytest.param(lesson11.softmax, lambda: (load_gpt_source(SOFTMAX_MAX_AS_A_VALUE, "softmax"),), "no overflow",
+                 id="l11-softmax-the-max-as-a-value"),
+    pytest.param(lesson11.rmsnorm, lambda: (load_gpt_source(RMSNORM_LOOPS, "rmsnorm"),), "root of its mean square",
+                 id="l11-rmsnorm-loops-and-a-division"),
+    pytest.param(lesson11.rmsnorm, lambda: (load_gpt_source(RMSNORM_NUMPY, "rmsnorm"),), "root of its mean square",
+                 id="l11-rmsnorm-numpy"),
+    pytest.param(lesson11.attention_head, lambda: (load_gpt_source(HEAD_LOOPS, "attention_head"),), "their softmax",
+                 id="l11-head-loops-and-math-sqrt"),
+    pytest.param(lesson11.attention_head, lambda: (load_gpt_source(HEAD_NUMPY, "attention_head"),), "their softmax",
+                 id="l11-head-numpy-dot"),
+    pytest.param(lesson11.training_step,
+                 lambda: (load_gpt_piece(STEP_KEY, STEP_BACKWARD_PER_POSITION, ("    return loss.data", "    return lossf")),),
+                 "the same losses", id="l11-step-backward-at-each-position-as-microgpts-first-version"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, STEP_ADAM_WRITTEN_OUT),), "the same losses",
+                 id="l11-step-adam-written-out"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, STEP_CROSS_ENTROPY),), "the same losses",
+                 id="l11-step-the-packages-cross-entropy"),
+    pytest.param(lesson11.causal_attention, lambda: (load_gpt_source(CAUSAL_WITH_A_CACHE, "causal_attention"),),
+                 "none after", id="l11-causal-a-cache-of-its-own"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(q, ks[:t + 1], "
+                                          "vs[:t + 1]) for t, q in enumerate(qs)]\n", "causal_attention"),),
+                 "none after", id="l11-causal-enumerate"),
+    pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_BY_HAND, "sample_next"),),
+                 "refused with a ValueError", id="l11-sampling-by-hand-refusing-0"),
+    pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_NUMPY, "sample_next"),), "seeded draws",
+                 id="l11-sampling-numpys-generator"),
+    pytest.param(lesson11.parameter_count,
+                 lambda: (lambda V, n, B, L: sum(r * c for r, c in [(V, n), (B, n), (V, n)] + L * [(n, n)] * 4
+                                                 + L * [(4 * n, n), (n, 4 * n)]),), "4,192",
+                 id="l11-count-matrix-by-matrix"),
+    pytest.param(lesson11.parameter_count,
+                 lambda: (lambda V, n, B, L: np.int64(2 * V * n + B * n) + np.int64(12 * L) * n**2,), "4,192",
+                 id="l11-count-numpy-int"),
 ]
 
 

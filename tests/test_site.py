@@ -57,6 +57,7 @@ SCREENSHOTS = {
     "lessons/07_classifier.html": ".static-widget",
     "lessons/09_debugging_autograd.html": "#bug-2-the-exponent-s-gradient mjx-container[display=true]",
     "lessons/10_memory_and_speed.html": "table:not(.table)",
+    "lessons/11_gpt.html": ".static-widget",
 }
 
 # Run in the page once it has loaded: wait for MathJax (when the page has

@@ -27,10 +27,15 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
+from gpt_answers import STEP_KEY, STEP_SLIPS
+from gpt_answers import load as load_gpt_piece
+from gpt_answers import load_source as load_gpt_source
+
+from foreign_nodes import LECTURE_MY_VALUE
 
 from micrograd import Value
 from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from micrograd.course import lesson08, lesson09, lesson10
+from micrograd.course import lesson08, lesson09, lesson10, lesson11
 
 
 @pytest.fixture(autouse=True)
@@ -79,6 +84,16 @@ SEED_AND_WALK = (
     "            child.grad += local * node.grad\n"
 )
 LOSS = "        loss = sum_of_squares([model(x) for x in xs], ys)\n"
+# The lecture's class typed in, renamed MyValue, with every Value(...) inside it left as the lecture has it: in a
+# lesson, Value is the package's.
+RENAMED_ONLY = "from micrograd import Value\n" + LECTURE_MY_VALUE.replace("MyValue", "Value").replace(
+    "class Value:", "class MyValue:")
+
+
+def lecture_step(*swaps):
+    """The lecture's class (closures, inputs in a set), with a line or two changed."""
+    return (load(LECTURE_MY_VALUE, *swaps),)
+
 STEP_LOOP = "    for k in range(steps):\n" + LOSS
 ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
 UPDATE = "        for p in model.parameters():\n            p.data -= lr * p.grad\n"
@@ -160,6 +175,8 @@ CATALOGUE = [
     pytest.param("MyValue", lesson02.my_value,
                  lambda: value(('return f"MyValue(data={self.data})"', 'print(f"MyValue(data={self.data})")')),
                  "__repr__ gives None, not text", id="value-repr-prints-instead-of-returning"),
+    pytest.param("MyValue", lesson02.my_value, lambda: (load(RENAMED_ONLY),),
+                 "__add__ makes a Value (the package's class), not a MyValue", id="value-renamed-but-not-the-value-inside"),
     # Lesson 3: the local derivatives and _backward -------------------------------------------
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step((CHAIN, "child.grad = local * self.grad")),
@@ -197,7 +214,26 @@ CATALOGUE = [
                  "the two are swapped", id="backward-step-product-rule-swapped"),
     pytest.param("_backward", lesson03.my_backward_step,
                  lambda: step(("local_grads = (1 - t**2,)", "local_grads = (1 - self.data**2,)")),
-                 "1 - t**2 with t = tanh(n)", id="backward-step-tanh-from-its-input"),
+                 "written with the input n: the rule is written with the output", id="backward-step-tanh-from-its-input"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: step(("local_grads = (1 - t**2,)", "local_grads = (1 - t,)")),
+                 "that is 1 - t: square t", id="backward-step-tanh-one-minus-t"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: lecture_step(("self.grad += (1 - t**2) * out.grad", "self.grad += (1 - t) * out.grad")),
+                 "hands n.grad = 0.292893, expected 0.5: that is 1 - t", id="backward-step-tanh-one-minus-t-in-a-closure"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: lecture_step(("self.grad += (1 - t**2) * out.grad", "self.grad = (1 - t**2) * out.grad")),
+                 "tanh's _backward() sets x.grad (=) where it must add to it (+=)", id="backward-step-tanh-equals-in-a-closure"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: lecture_step(("self.grad += 1.0 * out.grad", "self.grad = 1.0 * out.grad"),
+                                      ("other.grad += 1.0 * out.grad", "other.grad = 1.0 * out.grad")),
+                 "the second use overwrites the first", id="backward-step-lecture-add-equals-for-plus-equals"),
+    pytest.param("_backward", lesson03.my_backward_step,
+                 lambda: lecture_step(("self.grad += other.data * out.grad", "self.grad += self.data * out.grad")),
+                 "a * b (at a = 2, b = -3): its _backward() with out.grad = 1 hands a.grad = 2.0, expected -3.0",
+                 id="backward-step-lecture-product-rule-own-value"),
+    pytest.param("_backward", lesson03.my_backward_step, lambda: (load(RENAMED_ONLY),),
+                 "__add__ makes a Value (the package's class), not a MyValue", id="backward-step-renamed-but-not-the-value-inside"),
     # Lesson 4: topological order --------------------------------------------------------------
     pytest.param("topological order", lesson04.my_topological_order,
                  lambda: topo(AUTOGRAD_SOLUTION, (VISIT, "        for child in node._prev:\n            visit(child)\n"
@@ -326,9 +362,6 @@ CATALOGUE = [
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((STEP_LOOP, "    loss = sum_of_squares([model(x) for x in xs], ys)\n    for k in range(steps):\n")),
                  "computed once, before the loop", id="train-forward-pass-outside-the-loop"),
-    pytest.param("training loop", lesson06.my_training_loop,
-                 lambda: train((ZERO, ""), ("        losses.append(loss.data)", ZERO + "        losses.append(loss.data)")),
-                 "zeroed after the update", id="train-zero-grad-at-the-end"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((ZERO + "        loss.backward()\n", "        loss.backward()\n" + ZERO)),
                  "no parameter moves", id="train-zero-grad-between-backward-and-update"),
@@ -494,6 +527,31 @@ ANSWER_SLIPS = [
                  "the mean of the squared errors", id="l10-fused-the-mean"),
     pytest.param(lesson08.accuracy_from_confusion, lambda: (lambda m: 1 - np.trace(m) / np.sum(m),), "the error rate",
                  id="l08-accuracy-the-error-rate"),
+    pytest.param(lesson11.softmax,
+                 lambda: (load_gpt_piece("lesson 11: softmax", ("max(val.data for val in logits)", "0.0")),),
+                 "Subtract the largest logit", id="l11-softmax-without-the-max-overflows"),
+    pytest.param(lesson11.attention_head,
+                 lambda: (load_gpt_piece("lesson 11: attention_head", (" / head_dim**0.5", "")),),
+                 "not divided by √head_dim", id="l11-head-scores-not-scaled"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[t], ks, vs) "
+                                          "for t in range(len(qs))]\n", "causal_attention"),),
+                 "looks at later positions", id="l11-causal-reads-every-key"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
+                 "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),
+                 "Adam without bias correction", id="l11-step-adam-without-bias-correction"),
+    pytest.param(lesson11.sample_next,
+                 lambda: (load_gpt_source("def sample_next(logits, temperature):\n    probs = softmax([l / temperature "
+                                          "for l in logits])\n    return random.choices(range(len(logits)), "
+                                          "weights=[p.data for p in probs])[0]\n", "sample_next"),),
+                 "at temperature 0 it divides by zero", id="l11-sampling-at-temperature-0"),
+    pytest.param(lesson11.sample_next,
+                 lambda: (load_gpt_source("def sample_next(logits, temperature):\n    if temperature == 0:\n"
+                                          "        return max(range(len(logits)), key=lambda i: logits[i].data)\n"
+                                          "    return random.choices(range(len(logits)), weights=[l.data / temperature "
+                                          "for l in logits])[0]\n", "sample_next"),),
+                 "in proportion to the logits", id="l11-sampling-from-the-logits"),
 ]
 
 

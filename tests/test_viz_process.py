@@ -119,6 +119,30 @@ def test_importing_micrograd_does_not_import_graphviz():
     assert out.strip() == "True"
 
 
+def test_draw_dot_imports_from_the_package_as_forks_export_it_and_only_then_imports_graphviz():
+    out = run_python(
+        "import sys, micrograd\n"
+        "print('graphviz' in sys.modules, 'micrograd.viz' in sys.modules, 'draw_dot' in dir(micrograd))\n"
+        "from micrograd import *\n"
+        "print('graphviz' in sys.modules)\n"
+        "from micrograd import draw_dot\n"
+        "import micrograd.viz\n"
+        "print(draw_dot is micrograd.viz.draw_dot is micrograd.draw_dot, 'graphviz' in sys.modules)\n"
+        "print('<svg' in draw_dot(micrograd.Value(2.0) * 3).svg())\n"
+        "try:\n"
+        "    micrograd.draw_graph\n"
+        "except AttributeError as error:\n"
+        "    print(error)\n"
+    )
+    assert out.splitlines() == [
+        "False False True", "False", "True True", "True", "module 'micrograd' has no attribute 'draw_graph'"]
+    without = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['graphviz'] = None\nimport micrograd\nfrom micrograd import draw_dot"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, timeout=300,
+    )
+    assert without.returncode != 0 and "need the graphviz Python package: pip install graphviz" in without.stderr
+
+
 def test_text_graph_needs_no_graphviz_program():
     out = run_python(
         "from micrograd.viz import text_graph; from viz_graphs import lecture_expression; "

@@ -84,3 +84,16 @@ def test_the_backprop_stepper_takes_a_pytorch_scalar():
     assert stepped == pytest.approx({name: leaf.grad.item() for name, leaf in leaves.items()}, abs=1e-12)
     with pytest.raises(ValueError, match="PyTorch no longer holds .* build the tensor again"):
         BackpropStepper(o)
+
+
+def test_the_stepper_panel_names_pytorch_results_in_the_drawing_words():
+    o, _ = lecture_neuron()
+    stepper = BackpropStepper(o)
+    for _ in range(3):
+        stepper.step()  # tanh, then n = (x1*w1 + x2*w2) + b, then the sum of the two products
+    panel = " ".join(re.sub(r"<[^>]+>", " ", stepper.panel.value).split())
+    assert "node 3 of 5: [AddBackward0 data not kept] (AddBackward0)" in panel
+    assert "[MulBackward0 data not kept].grad += 1.0000 × 0.5000" in panel
+    assert "nan" not in panel and "nan" not in " ".join(stepper.names.values())
+    assert "data not kept" in stepper.graph.value  # the words the drawing uses
+    assert "[TanhBackward0 0.7071]" in stepper.names.values()  # a result PyTorch kept: its number

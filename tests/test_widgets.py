@@ -4,6 +4,7 @@
 browser would, without a kernel; tests/test_browser.py checks the real thing.
 """
 
+import html as html_module
 import random
 import re
 import subprocess
@@ -19,6 +20,7 @@ from micrograd.optim import SGD, Adam, linear_decay
 from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
 from micrograd.widgets.plots import class_margins, grid_outputs
 from micrograd.metrics import predicted_class
+from micrograd.viz import format_number
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -858,3 +860,112 @@ def test_the_training_stepper_trains_a_learner_mlp_as_their_own_loop_would():
     with pytest.raises(TypeError, match=r"^the hinge loss needs an operation your MyValue does not have .*relu"):
         TrainingStepper(ns["MyMLP"](2, [3, 1]), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], loss="hinge")
 
+
+
+def test_a_model_whose_layers_always_return_lists_has_one_output_per_sample():
+    """A layer that returns a list even of one output: [output] is one output, trained and drawn
+    as the same model whose last layer unwraps it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from foreign_nodes import LectureValue, lecture_nn
+
+    X, y = blobs(8)
+    steppers = []
+    for lists in (True, False):
+        random.seed(0)
+        model = lecture_nn(LectureValue, layers_return_lists=lists)["MyMLP"](2, [4, 1])
+        assert isinstance(model(X[0]), list) == lists
+        for loss in ("mse", "sum_of_squares"):
+            random.seed(0)
+            model = lecture_nn(LectureValue, layers_return_lists=lists)["MyMLP"](2, [4, 1])
+            stepper = TrainingStepper(model, X, y, loss=loss, lr=0.05)  # 2-D: the boundary is drawn too
+            stepper.run(3)
+            steppers.append(stepper)
+    listed, unwrapped = steppers[:2], steppers[2:]
+    for a, b in zip(listed, unwrapped):
+        # the same numbers, but for rounding: the lecture's class adds gradients in the order of a set
+        assert [r["loss"] for r in a.history] == pytest.approx([r["loss"] for r in b.history], rel=1e-12)
+        assert [r["accuracy"] for r in a.history] == [r["accuracy"] for r in b.history]
+        assert bytes(a.image.value).startswith(PNG_SIGNATURE)
+
+
+# -- the stepper's drawing: laid out once, each step rendered at the same places ------------------
+
+
+def hub(terms):
+    """y = (…((1·x + c1)·x + c2)…)·x + c_terms by Horner's rule: x feeds every step."""
+    x = Value(0.5, label="x")
+    y = Value(1.0)
+    for i in range(terms):
+        y = y * x + Value(0.1 * (i % 7) - 0.3)
+    return y
+
+
+def node_positions(svg):
+    """{node name: the first point of its shape} in a Graphviz SVG."""
+    return dict(re.findall(r'<title>(\w+)</title>\s*<(?:path|polygon|ellipse)[^>]*?(?:d="M|points="|cx=")([-\d.,"\s=cy]+?)[ C"]', svg))
+
+
+def data_dot(stepper):
+    return html_module.unescape(re.search(r'data-dot="([^"]*)"', stepper.graph.value).group(1))
+
+
+@pytest.mark.parametrize("make", [lambda: lecture_expression()[0], lambda: hub(12)], ids=["lecture", "hub"])
+def test_each_step_carries_its_own_dot_text_drawn_where_the_first_layout_put_it(make):
+    kept, fresh = BackpropStepper(make()), BackpropStepper(make())
+    fresh.layout = None  # laid out afresh at every step, as drawings are
+    first = node_positions(kept.graph.value)
+    assert len(first) > 10
+    while not kept.done:
+        kept.step()
+        fresh.step()
+        assert data_dot(kept) == data_dot(fresh)  # what nbval compares: exactly what the project computes
+        assert node_positions(kept.graph.value) == first
+    assert kept.layout.layouts == 1
+    kept.reset()
+    assert node_positions(kept.graph.value) == first and "grad 0.0000" in data_dot(kept)
+
+
+def box_width(svg, node="v0"):
+    """The width of a node's box in a Graphviz SVG, in points."""
+    path = re.search(rf'<title>{node}</title>\s*<path[^>]*d="([^"]*)"', svg).group(1)
+    xs = [float(x) for x in re.findall(r"(-?[\d.]+),-?[\d.]+", path)]
+    return max(xs) - min(xs)
+
+
+def test_a_gradient_that_outgrows_its_box_gets_a_new_layout_with_room_for_the_widest():
+    from micrograd.viz import KeptLayout, draw_dot
+
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    out = a * b
+    layout = KeptLayout()
+    layouts = []
+    for grad in (0.0, -1.5, 1.25e-7, -2.5e-7, -123456.5, 0.5):
+        a.grad = grad
+        drawing = draw_dot(out)
+        svg = layout.svg(drawing)
+        layouts.append(layout.layouts)
+        assert f">grad {format_number(grad, 4)}</text>" in html_module.unescape(svg)  # Graphviz writes - as &#45;
+        assert box_width(svg) >= box_width(drawing.svg()) - 0.01  # the box laid out afresh for the text: it fits
+    # -1.5 fits the room for a sign; 1.25e-7 does not, and its layout has room for any number in either
+    # notation: -2.5e-7 and -123456.5 included
+    assert layouts == [1, 1, 2, 2, 2, 2]
+
+
+def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
+    from micrograd.viz.layout import layout_source, widest_gradient
+
+    source = (
+        "digraph micrograd {\n"
+        '\tv0 [label=<<TABLE><TR><TD>data 2.0000</TD><VR/><TD>grad 0.5000</TD></TR></TABLE>> fillcolor="#dbeafe"]\n'
+        '\tv1 [label=<<TABLE><TR><TD>grad -1.0000e-05 … 2.0000</TD></TR></TABLE>>]\n'
+        '\tv0 -> o2 [label="local 3.0000" color="#dc2626"]\n'
+        "\tv1 -> o2\n"
+        "\to2 -> v2\n"
+        "}\n"
+    )
+    assert "<TD>grad -0.5000</TD>" in layout_source(source) and "<TD>data 2.0000</TD>" in layout_source(source)
+    assert widest_gradient(source) == 12  # -1.0000e-05, and one to spare
+    padded = layout_source(source, 12)  # as wide as any number of 12 characters: a sign and 11 zeros
+    assert "<TD>grad -00000000000</TD>" in padded and "<TD>grad -00000000000 … -00000000000</TD>" in padded
+    labelled = layout_source(source, edge_labels=True)
+    assert '\tv1 -> o2 [label="local -3.0000"]\n' in labelled and "\to2 -> v2\n" in labelled

@@ -1,6 +1,7 @@
 """micrograd.course.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -10,8 +11,9 @@ import pytest
 from micrograd.course import magic, pieces, saved, status, yours
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb"))
-SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb"))
+# The lessons with build-it cells: 2 to 6, and 11.
+LESSONS = sorted(NOTEBOOKS.glob("0[2-6]_*.ipynb")) + sorted(NOTEBOOKS.glob("11_*.ipynb"))
+SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("0[2-6]_*.ipynb")) + sorted((NOTEBOOKS / "solutions").glob("11_*.ipynb"))
 
 STUB_VALUE_2 = dict(saved.stored_cells(LESSONS[0]))["lesson 2: MyValue"]
 
@@ -80,7 +82,7 @@ def test_section_key_reads_the_magic_line():
 def test_the_committed_file_is_what_the_cells_write(folder, notebooks):
     """What the shipped cells write, whatever the order they ran in: so no stored output depends on run order."""
     path = (NOTEBOOKS if folder == "notebooks" else NOTEBOOKS / "solutions") / "my_micrograd.py"
-    assert len(notebooks) == 5
+    assert len(notebooks) == 6
     assert path.read_text() == saved.expected_file(notebooks)
 
 
@@ -142,7 +144,8 @@ def test_no_shell_is_left_behind_for_other_tests():
 
 
 @pytest.mark.parametrize("lesson, names", [(2, ["MyValue"]), (3, ["MyValue"]), (4, ["MyValue", "my_topological_order", "my_backward"]),
-                                           (5, ["MyValue", "my_backward", "MyMLP"]), (6, ["MyValue", "MyMLP", "my_train"])])
+                                           (5, ["MyValue", "my_backward", "MyMLP"]), (6, ["MyValue", "MyMLP", "my_train"]),
+                                           (11, ["MyValue", "softmax", "rmsnorm", "attention_head", "training_step"])])
 def test_a_missing_file_and_the_stubs_give_the_same_lines(tmp_path, capsys, lesson, names):
     (tmp_path / "missing").mkdir()
     (tmp_path / "stubs").mkdir()
@@ -165,6 +168,42 @@ def test_the_worked_answers_pass_and_are_used(tmp_path, capsys):
     random.seed(0)
     losses = train(mlp(3, [4, 4, 1]), [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5]], [1.0, -1.0], 5, 0.05)
     assert losses[-1] < losses[0]
+
+
+def test_lesson_11s_worked_answers_pass_and_compute_a_softmax_and_a_norm_on_myvalue(tmp_path, capsys):
+    write_file(tmp_path, yours.ANSWERS)
+    (value, softmax, rmsnorm, head, step), lines = use(capsys, "MyValue", "softmax", "rmsnorm", "attention_head",
+                                                       "training_step", lesson=11, folder=tmp_path)
+    assert lines == ["✓ MyValue: using yours, from lesson 3 (it passes lesson 3's check)"] + [
+        f"✓ {name}: using yours, from lesson 11 (it passes lesson 11's check)"
+        for name in ("softmax", "rmsnorm", "attention_head", "training_step")]
+    from micrograd import Value
+
+    def loss_and_gradients(cls):
+        logits = [cls(2.0), cls(-1.0), cls(0.5), cls(1.5)]
+        out = head(logits, [logits, [cls(0.3) for _ in range(4)]], [[cls(0.1 * k) for k in range(4)], logits])
+        loss = -softmax(logits)[0].log() + sum(x.relu() for x in rmsnorm(logits)) + sum(out)
+        loss.backward()
+        return loss.data, [x.grad for x in logits]
+
+    mine, package = loss_and_gradients(value), loss_and_gradients(Value)
+    assert mine[0] == pytest.approx(package[0], rel=1e-12) and mine[1] == pytest.approx(package[1], rel=1e-9)
+
+
+def test_lesson_11s_operations_work_on_either_style_and_twice():
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    for style, value in [("lesson 3's", yours.ANSWERS["lesson 3: MyValue"]), ("the lecture's", LECTURE_MY_VALUE)]:
+        namespace = {}
+        for code in (value, yours.ANSWERS["lesson 4: my_topological_order"], yours.ANSWERS["lesson 4: my_backward"],
+                     yours.ANSWERS["lesson 4: more operations"], yours.ANSWERS["lesson 11: more operations"],
+                     yours.ANSWERS["lesson 11: more operations"]):
+            exec(code, namespace)
+        assert pieces.BY_KEY["lesson 11: more operations"].check(namespace)[0] == "passed", style
+        x = namespace["MyValue"](3.0)
+        y = (x * x).log() + (x - 5).relu() + (2 * x).relu()
+        y.backward()
+        assert abs(y.data - (math.log(9.0) + 6.0)) < 1e-12 and abs(x.grad - (2 / 3 + 2)) < 1e-12, style
 
 
 def test_yours_is_what_comes_back_when_it_passes(tmp_path, capsys):
@@ -318,8 +357,10 @@ def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_f
     said = capsys.readouterr().out
     assert 'saved in my_micrograd.py as "lesson 2: MyValue"' in said
     assert "has not run the lesson's first cell" in said
-    assert not shell.run_cell("%load_ext micrograd.course.yours").error_in_exec
-    assert "already loaded" not in capsys.readouterr().out  # the lessons' first cell stays quiet
+    for _ in range(2):  # the lessons' first cell, run twice: quiet, though the magic is there already
+        assert shell.run_cell("from micrograd.course import yours\nyours.enable_magic()").success
+    assert capsys.readouterr().out == ""
+    assert shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 43\n").success and shell.user_ns["answer"] == 43
 
 
 def test_the_given_operations_show_no_machinery_and_work_on_either_style():
@@ -366,3 +407,74 @@ def test_a_backward_that_passes_on_the_worked_answer_s_order_says_so_without_con
     assert line == "✓ my_backward: using yours, from lesson 4, with the worked answer's my_topological_order"
     assert why.startswith("Yours passes lesson 4's check; here it runs with the worked answer's my_topological_order.")
     assert "as lesson 4's is fails" not in line + why
+
+
+# -- a build-it cell read before it runs: the name Value, what to run first, what is left from before -------------------
+
+
+def test_a_build_it_cell_that_names_its_class_value_is_not_run_not_saved_and_says_so_in_one_sentence(tmp_path, monkeypatch,
+                                                                                                      capsys, shell):
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    from micrograd import Value
+
+    monkeypatch.chdir(tmp_path)
+    shell.run_cell("from micrograd import Value\nfrom micrograd.course import yours\nyours.enable_magic()\ncheck = None")
+    result = shell.run_cell("%%my_micrograd lesson 3: MyValue\n" + LECTURE_MY_VALUE.replace("MyValue", "Value"))
+    assert isinstance(result.error_in_exec, magic.NotRun)  # an error: Run All stops at this cell
+    assert shell.user_ns["Value"] is Value and "MyValue" not in shell.user_ns  # not run: the package's Value stays
+    assert yours.sections(tmp_path) == {}
+    said = capsys.readouterr()
+    assert "Traceback" not in said.out + said.err
+    assert "Not run, not saved: this cell names its class Value, as the lecture does" in said.out + said.err
+    result = shell.run_cell("%%my_micrograd lesson 3: MyValue\nclass MyValue:\n    pass\nValue = MyValue\n")
+    assert "assigns the name Value" in str(result.error_in_exec) and shell.user_ns["Value"] is Value
+    # An import of the package's Value takes nothing: the cell runs.
+    assert shell.run_cell("%%my_micrograd lesson 3: MyValue\nfrom micrograd import Value\nclass MyValue:\n    pass\n").success
+    assert "lesson 3: MyValue" in yours.sections(tmp_path)
+
+
+def test_a_saved_section_that_names_its_class_value_is_told_to_name_it_my_value(tmp_path, capsys):
+    from foreign_nodes import LECTURE_MY_VALUE
+
+    yours.store("lesson 3: MyValue", LECTURE_MY_VALUE.replace("MyValue", "Value"), tmp_path)
+    value, rows = use_with_reasons(capsys, "MyValue", lesson=4, folder=tmp_path)
+    assert rows[0][0] == "✗ MyValue: using the worked answer, as yours fails lesson 3's check"
+    assert "it names its class Value, as the lecture does" in rows[0][1] and "name yours MyValue" in rows[0][1]
+    assert isinstance(2 * value(3.0), value)  # the worked answer, lesson 4's operations on it
+
+
+def test_a_cell_using_a_name_this_kernel_lacks_says_what_to_run_first(tmp_path, monkeypatch, capsys, shell):
+    monkeypatch.chdir(tmp_path)
+    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()\ncheck = None\nimport random")
+    shell.run_cell("%%my_micrograd lesson 5: MyNeuron, MyLayer, MyMLP\n"
+                   "class MyNeuron:\n    def __init__(self, nin):\n        self.w = [MyValue(random.uniform(-1, 1))]\n"
+                   "MyLayer = MyMLP = MyNeuron\n")
+    said = capsys.readouterr().out
+    assert "This kernel has no MyValue yet, which this cell uses: it comes from a cell above" in said
+    assert "Run > Run All Above, then this cell again" in said and "random" not in said.split("no ")[1].split(" yet")[0]
+    shell.run_cell("MyValue = float")
+    shell.run_cell("%%my_micrograd lesson 5: MyNeuron, MyLayer, MyMLP\nclass MyNeuron:\n    w = MyValue\n"
+                   "MyLayer = MyMLP = MyNeuron\n")
+    assert "This kernel has no" not in capsys.readouterr().out  # nothing missing now: nothing said
+
+
+def test_a_check_does_not_pass_a_piece_the_cell_above_did_not_define_on_its_last_run(tmp_path, monkeypatch, capsys, shell):
+    from micrograd.course import lesson02
+
+    monkeypatch.chdir(tmp_path)
+    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()\ncheck = None")
+    good = "%%my_micrograd lesson 2: MyValue\n" + yours.ANSWERS["lesson 2: MyValue"]
+    assert shell.run_cell(good).success
+    assert lesson02.my_value(shell.user_ns["MyValue"]).passed
+    older = shell.user_ns["MyValue"]
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nraise ValueError('typed half-way')\n" + yours.ANSWERS["lesson 2: MyValue"])
+    assert shell.user_ns["MyValue"] is older  # the raise came before the class: the kernel keeps the older one
+    verdict = lesson02.my_value(older)
+    assert verdict.status == "failed" and "the MyValue here is left from before" in verdict.message
+    assert "(it raised ValueError)" in verdict.message
+    shell.run_cell("%%my_micrograd lesson 2: MyValue\nclass MyOtherValue:\n    pass\n")
+    assert "This cell defines no MyValue" in capsys.readouterr().out
+    assert "it does not define MyValue" in lesson02.my_value(older).message
+    assert shell.run_cell(good).success  # run right again: the check judges the new class
+    assert lesson02.my_value(shell.user_ns["MyValue"]).passed

@@ -7,6 +7,7 @@ attempted".
 """
 
 from ..graphs import inputs_of, post_order
+from . import stale
 from .verdicts import failed, not_attempted
 
 __all__ = [
@@ -20,7 +21,12 @@ __all__ = [
     "root_down",
     "first_wrong",
     "wrong_gradient",
+    "renamed_only",
+    "unrun_cell_problem",
 ]
+
+# The pieces' names: a NameError for one of them means the cell that makes it has not run in this kernel.
+_PIECE_NAMES = ("MyValue", "my_topological_order", "my_backward", "MyNeuron", "MyLayer", "MyMLP", "my_train")
 
 
 class Unwritten(Exception):
@@ -63,12 +69,57 @@ def check_classes(classes, call, untouched, check, pieces):
     if not all(isinstance(c, type) for c in classes):
         passed = ", ".join(type(c).__name__ for c in classes)
         return failed(f"pass the class itself: {call}, not an instance or a value ({passed})")
+    left = stale.problem(*classes)
+    if left:
+        return failed(left)
     if untouched(*classes):
         return not_attempted(f"not attempted yet: fill in {pieces}, then run the cell again")
     try:
         return check(*classes)
     except Unwritten as missing:
         return failed(f"{missing.piece} is not written yet (it still raises NotImplementedError)")
+    except NameError as error:
+        problem = unrun_cell_problem(error)
+        if problem is None:
+            raise
+        return failed(problem)
+
+
+def unrun_cell_problem(error):
+    """For a NameError of one of the pieces' names (MyValue, my_topological_order, ...): what to run first."""
+    name = getattr(error, "name", None)
+    if name not in _PIECE_NAMES:
+        return None
+    return (f"your code uses {name}, which this kernel does not have yet: it comes from a cell above that this "
+            "kernel has not run (after a restart, say). Run > Run All Above, then this check again")
+
+
+def _names_in(code):
+    """The global and attribute names code (and the functions defined in it) reads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _names_in(const)
+    return names
+
+
+def renamed_only(cls):
+    """Why cls makes values of another class named Value, or None: a copied class renamed MyValue whose
+    methods still say Value(...), which is the package's class (or another) in the notebook."""
+    for method, attr in vars(cls).items():
+        function = getattr(attr, "__func__", attr)
+        code = getattr(function, "__code__", None)
+        if code is None or "Value" not in _names_in(code):
+            continue
+        other = getattr(function, "__globals__", {}).get("Value")
+        if not isinstance(other, type) or other is cls or issubclass(cls, other):
+            continue
+        whose = "the package's class" if other.__module__.startswith("micrograd") else f"a class of {other.__module__}"
+        mine = cls.__name__
+        return (f"your {mine}'s {method} makes a Value ({whose}), not a {mine}: the class was renamed, but not the "
+                f"Value inside it. Write {mine} wherever the lecture's code says Value: {mine}(self.data + other.data, "
+                f"(self, other), '+'), isinstance(other, {mine})")
+    return None
 
 
 def nodes_below(root, inputs_of):

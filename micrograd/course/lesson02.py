@@ -9,7 +9,7 @@ import math
 import re
 
 from ..engine import Value, topological_order
-from .build import attempt, check_classes, nodes_below, still_stub
+from .build import attempt, check_classes, nodes_below, renamed_only, still_stub
 from .verdicts import (
     fmt,
     as_number,
@@ -111,6 +111,9 @@ def my_value(cls):
 
 
 def _check_value_class(cls):
+    problem = renamed_only(cls)
+    if problem:
+        return failed(problem)
     a, b = cls(2.0, label="a"), cls(-3.0, label="b")
     c, f = cls(10.0, label="c"), cls(-2.0, label="f")
     if a.data != 2.0 or a.label != "a":

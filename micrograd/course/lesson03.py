@@ -12,6 +12,7 @@ from .build import (
     attempt,
     check_classes,
     first_wrong,
+    inputs_of,
     nodes_below,
     wrong_gradient,
 )
@@ -38,10 +39,9 @@ def my_backward_step(cls):
 
 @checker("Build it: backprop by hand with _backward()")
 def walk_by_hand(root, walk):
-    try:
-        nodes = nodes_below(root, lambda n: n._prev)
-    except AttributeError:
+    if not hasattr(root, "data"):
         return failed("root should be the L you built from MyValues")
+    nodes = nodes_below(root, inputs_of)
     if isinstance(walk, (str, bytes)) or not hasattr(walk, "__iter__"):
         return failed(f"walk is {walk!r:.40}; give a list of nodes, e.g. [L, d, e]")
     walk = list(walk)
@@ -59,18 +59,18 @@ def walk_by_hand(root, walk):
             return failed("the walk holds None, what _backward() returns: list the nodes themselves, e.g. [L, d, e], "
                           "without calling anything; the check calls _backward() on each")
         return failed(f"{label(stranger)} is not a node of L's graph; list the nodes you built (L, d, e, ...)")
-    ops = [n for n in nodes if tuple(n._prev)]
+    ops = [n for n in nodes if inputs_of(n)]
     missing = [n for n in ops if id(n) not in {id(w) for w in walk}]
     if missing:
         return failed(f"{label(missing[0])} is missing from the walk: every node made by an operation must pass its gradient on")
     position = {}
     for i, w in enumerate(walk):
-        if id(w) in position and tuple(w._prev):
+        if id(w) in position and inputs_of(w):
             return failed(f"{label(w)} is called twice: its inputs would receive its gradient twice")
         position.setdefault(id(w), i)
     for node in ops:
-        for child in node._prev:
-            if tuple(child._prev) and position[id(child)] < position[id(node)]:
+        for child in inputs_of(node):
+            if inputs_of(child) and position[id(child)] < position[id(node)]:
                 return failed(
                     f"{label(child)} comes before {label(node)}, which uses it: when {label(child)}._backward() runs, "
                     f"its own grad is not complete yet. Start at the output and walk towards the inputs"
@@ -90,7 +90,7 @@ def walk_by_hand(root, walk):
         n = found[0]
         return wrong_gradient(f"the order is right, but {label(n)}.grad is {fmt(n.grad)}, expected "
                               f"{fmt(expected[id(n)])}: check your class with the cell above first", root, expected)
-    leaves = ", ".join(f"{label(n)} {fmt(n.grad)}" for n in nodes if not tuple(n._prev))
+    leaves = ", ".join(f"{label(n)} {fmt(n.grad)}" for n in nodes if not inputs_of(n))
     return passed(f"output first, each node before its inputs: {leaves}")
 
 

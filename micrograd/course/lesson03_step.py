@@ -1,8 +1,10 @@
 """Lesson 3's build-it check: one node's local derivatives and _backward step, judged on the learner's class, each slip named."""
 
+import math
 import numbers
 
-from .build import attempt, nodes_below, root_down, still_stub, wrong_gradient
+from ..nodes import SETS, raw_inputs
+from .build import attempt, inputs_of, nodes_below, renamed_only, root_down, still_stub, wrong_gradient
 from .verdicts import as_number, close, failed, fmt, passed
 
 def data_of(answer):
@@ -14,16 +16,34 @@ def data_of(answer):
 
 def local_rule(node):
     """The local derivatives node should record, from the derivative rules (None for an op not checked here)."""
-    inputs = [p.data for p in node._prev]
-    if node._op == "+" and len(inputs) == 2:
+    inputs = [p.data for p in inputs_of(node)]
+    op = getattr(node, "_op", None)
+    if op == "+" and len(inputs) == 2:
         return (1.0, 1.0)
-    if node._op == "-" and len(inputs) == 2:
+    if op == "-" and len(inputs) == 2:
         return (1.0, -1.0)
-    if node._op == "*" and len(inputs) == 2:  # a * a held in a set has one input: no rule per input then
+    if op == "*" and len(inputs) == 2:  # a * a held in a set has one input: no rule per input then
         return (inputs[1], inputs[0])
-    if node._op == "tanh" and len(inputs) == 1:
+    if op == "tanh" and len(inputs) == 1:
         return (1 - node.data**2,)
     return None
+
+
+def tanh_slip(got, n, t):
+    """What a wrong local derivative of tanh at n (t = tanh(n)) is, in words: 'that is 1 - t: ...'."""
+    slips = (
+        (1 - t, "that is 1 - t: square t, 1 - t**2"),
+        (t * t - 1, "that is t**2 - 1, the sign flipped: tanh always rises, so its slope 1 - t**2 is positive"),
+        (1 - n * n, "that is 1 - n**2, written with the input n: the rule is written with the output, "
+                    "t = tanh(n): 1 - t**2"),
+        (1 - math.tanh(t) ** 2, "that applies tanh to t again: t is tanh(n) already, so 1 - t**2"),
+        (t, "that is t itself; the slope of tanh is 1 - t**2"),
+        (1.0, "that is 1, a sum's local derivative; tanh's is 1 - t**2"),
+    )
+    for value, words in slips:
+        if close(got, value, 1e-9):
+            return words
+    return "the local derivative of tanh is 1 - t**2, with t = tanh(n)"
 
 
 def records_local_grads(node):
@@ -53,12 +73,16 @@ def local_grads_problem(node, text, why):
     numbers_ = as_numbers(got)
     if numbers_ is None:
         return f"{text} records local_grads = {got!r:.60}; give a tuple with one number per input, e.g. {want}"
+    if want is None:
+        return None
     if len(numbers_) != len(want):
         return f"{text} records {len(numbers_)} local derivatives for {len(want)} input(s); give one per input, e.g. {want}"
     if all(close(g, w, 1e-12) for g, w in zip(numbers_, want)):
         return None
     if len(want) == 2 and all(close(g, w, 1e-12) for g, w in zip(numbers_, reversed(want))):
         return f"{text} records {numbers_}, expected {want}: the two are swapped; {why}"
+    if getattr(node, "_op", None) == "tanh":
+        why = tanh_slip(numbers_[0], inputs_of(node)[0].data, node.data)
     return f"{text} records {numbers_}, expected {want}: {why}"
 
 
@@ -73,10 +97,13 @@ def step_untouched(cls):
     return still_stub(p._backward)
 
 def check_step(cls):
+    problem = renamed_only(cls)
+    if problem:
+        return failed(problem)
     a, b = cls(2.0, label="a"), cls(-3.0, label="b")
     recorded = records_local_grads(a + b)
     # Inputs in a set have no operand order to pair local derivatives with: the gradients below judge them.
-    in_order = not isinstance((a + b)._prev, (set, frozenset))
+    in_order = not isinstance(raw_inputs(a + b), SETS)
     for node, text, why in () if not (recorded and in_order) else (
         (a + b, "+ (at a = 2, b = -3)", "a sum passes a nudge of either input through unchanged, so (1.0, 1.0)"),
         (a * b, "* (at a = 2, b = -3)", "each factor's local derivative is the other factor's value, (b, a)"),
@@ -95,6 +122,10 @@ def check_step(cls):
                 "a - b grows with a but falls as b grows, so (1.0, -1.0): b's local derivative is -1")
             if problem:
                 return failed(problem)
+    if not recorded:  # the lecture's way: each op's local derivatives live in its _backward closure
+        problem = closure_local_problem(cls)
+        if problem:
+            return failed(problem)
 
     # One step at a time on the lesson's graph, each checked before the next.
     c, f = cls(10.0, label="c"), cls(-2.0, label="f")
@@ -121,7 +152,7 @@ def check_step(cls):
         name = names[id(node)]
         if not close(node.grad, upstream, 1e-12):
             return wrong_gradient(own_grad_message(name, upstream, node.grad), L, expected)
-        below = [n for n in nodes_below(node, lambda n: n._prev)
+        below = [n for n in nodes_below(node, inputs_of)
                  if n is not node and all(n is not r for r, _, _ in results.values())]
         order = {id(n): k for k, n in enumerate(root_down(L))}
         touched = sorted((n for n in below if not close(n.grad, expected[id(n)], 1e-12)), key=lambda n: order[id(n)])
@@ -168,6 +199,23 @@ def check_step(cls):
                 message += "x is used twice, and each use adds local × grad to x.grad"
             return wrong_gradient(message, out, {id(out): 1.0, id(x): want})
 
+    # A value that already holds a share from another use: tanh's _backward must add to it, too.
+    x = cls(-0.5, label="x")
+    t = x.tanh()
+    x.grad, t.grad = 0.25, 1.0
+    t._backward()
+    local = 1 - t.data**2
+    if not close(x.grad, 0.25 + local, 1e-12):
+        if close(x.grad, local, 1e-12):
+            message = (f"tanh's _backward() sets x.grad (=) where it must add to it (+=): x.grad held 0.25 from another "
+                       f"use of x, and after t._backward() it holds {fmt(x.grad)}, the tanh's share alone. The gradients "
+                       "from every use of a value add up (the lecture's bug of a node used twice): "
+                       + ("self.grad += (1 - t**2) * out.grad" if not recorded else "child.grad += local * self.grad"))
+        else:
+            message = (f"t = x.tanh() at x = -0.5, with x.grad holding 0.25 from another use: t._backward() with grad 1 "
+                       f"leaves x.grad = {fmt(x.grad)}, expected 0.25 + (1 - t**2) = {fmt(0.25 + local)}")
+        return wrong_gradient(message, t, {id(t): 1.0, id(x): 0.25 + local})
+
     # The tanh neuron, the lecture's numbers.
     x1, x2, w1, w2 = cls(2.0), cls(0.0), cls(-3.0), cls(1.0)
     bias = cls(6.8813735870195432)
@@ -188,9 +236,57 @@ def check_step(cls):
         return passed("your _backward closures pass local × grad to each input, the lecture's way: the lecture's L "
                       "and neuron come out right. The lesson records each local derivative as a number instead "
                       "(_local_grads), so that a stepper can show every grad += local × upstream and a graph holds "
-                      "no closures; both ways give the same gradients")
+                      "no closures; both ways give the same gradients" + later_operations(cls))
     return passed("each node records its local derivatives, and _backward passes local × grad to its inputs: "
-                  "the lecture's L and neuron come out right")
+                  "the lecture's L and neuron come out right" + later_operations(cls))
+
+
+# What lessons 4 to 6 do with a MyValue beyond +, * and tanh of two MyValues: lesson 4's given cell adds them.
+_LATER = (
+    ("x * 2", lambda x: x * 2), ("x + 1", lambda x: x + 1), ("2 * x", lambda x: 2 * x), ("1 + x", lambda x: 1 + x),
+    ("sum([x, x])", lambda x: sum([x, x])), ("-x", lambda x: -x), ("x - y", lambda x: x - x), ("x ** 2", lambda x: x**2),
+    ("x / y", lambda x: x / x), ("x.exp()", lambda x: x.exp()), ("x.backward()", lambda x: x.backward),
+)
+
+
+def later_operations(cls):
+    """'. Lessons 4 to 6 also need ...' for the operations cls cannot do yet, or '' when it does them all."""
+    missing = []
+    for text, use in _LATER:
+        try:
+            use(cls(3.0))
+        except Exception:  # noqa: BLE001 - any failure means the operation is not there yet
+            missing.append(text)
+    if not missing:
+        return ""
+    return (". Lessons 4 to 6 also need " + ", ".join(missing) + ", which your class does not do yet: lesson 4 "
+            "gives them to it in one cell, as the lecture adds them")
+
+
+def closure_local_problem(cls):
+    """For _backward closures (the lecture's way): the first operation whose _backward(), called with
+    out.grad = 1 on inputs holding 0, hands an input another number than its local derivative, named."""
+    a, b, n = cls(2.0, label="a"), cls(-3.0, label="b"), cls(0.8813735870195432, label="n")
+    cases = (
+        (lambda: a + b, "a + b (at a = 2, b = -3)", ((a, "a", 1.0), (b, "b", 1.0)),
+         "a sum passes a nudge of either input through unchanged: each input's grad grows by 1.0 * out.grad"),
+        (lambda: a * b, "a * b (at a = 2, b = -3)", ((a, "a", -3.0), (b, "b", 2.0)),
+         "each factor's local derivative is the other factor's value: self.grad += other.data * out.grad"),
+        (lambda: n.tanh(), "n.tanh() (at n = 0.8814, t = 0.7071)", ((n, "n", None),), None),
+    )
+    for make, text, inputs, why in cases:
+        out = make()
+        for leaf, _, _ in inputs:
+            leaf.grad = 0.0
+        out.grad = 1.0
+        attempt("_backward", out._backward)
+        for leaf, name, want in inputs:
+            want = 1 - out.data**2 if want is None else want
+            if not close(leaf.grad, want, 1e-9):
+                words = why or tanh_slip(leaf.grad, leaf.data, out.data)
+                return (f"{text}: its _backward() with out.grad = 1 hands {name}.grad = {fmt(leaf.grad)}, expected "
+                        f"{fmt(want)}: {words}")
+    return None
 
 
 def own_grad_message(name, before, after):
@@ -231,9 +327,9 @@ def step_message(node, seed, results, upstream):
 
 def expected_after(root, walk):
     """The gradients every node below root should hold after root.grad = 1 and walk's _backward() calls."""
-    expected = {id(n): 0.0 for n in nodes_below(root, lambda n: n._prev)}
+    expected = {id(n): 0.0 for n in nodes_below(root, inputs_of)}
     expected[id(root)] = 1.0
     for w in walk:
-        for child, local in zip(w._prev, local_rule(w) or ()):
+        for child, local in zip(inputs_of(w), local_rule(w) or ()):
             expected[id(child)] += local * expected[id(w)]
     return expected

@@ -11,7 +11,8 @@ import traceback
 
 from ..engine import Value
 from ..gradcheck import central_difference
-from .build import wrong_gradient
+from . import stale
+from .build import unrun_cell_problem, wrong_gradient
 from .verdicts import as_number, checker, close, failed, number_problem, passed
 
 from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
@@ -29,6 +30,8 @@ __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op",
 def my_topological_order(topo):
     if not callable(topo):
         return failed(f"pass the function itself, check.my_topological_order(my_topological_order), not {type(topo).__name__}")
+    if stale.problem(topo):
+        return failed(stale.problem(topo))
     for graph, root, _ in order_graphs(Node):
         problem = order_problem(topo(root), root, graph, topo)
         if problem:
@@ -48,8 +51,15 @@ def my_topological_order(topo):
 def my_backward(backward):
     if not callable(backward):
         return failed(f"pass the function itself, check.my_backward(my_backward), not {type(backward).__name__}")
-    runs = [BackwardRun(graph, root, leaves, value_root, value_leaves, backward)
-            for (graph, root, leaves), (_, value_root, value_leaves) in zip(order_graphs(Node), order_graphs(Value))]
+    if stale.problem(backward):
+        return failed(stale.problem(backward))
+    try:
+        runs = [BackwardRun(graph, root, leaves, value_root, value_leaves, backward)
+                for (graph, root, leaves), (_, value_root, value_leaves) in zip(order_graphs(Node), order_graphs(Value))]
+    except NameError as error:  # my_topological_order, say, after a restart that skipped its cell
+        if unrun_cell_problem(error) is None:
+            raise
+        return failed(unrun_cell_problem(error))
     failing = [run for run in runs if run.failed]
     if not failing:
         problem = on_your_value(backward)

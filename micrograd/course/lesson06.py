@@ -1,19 +1,24 @@
 """Checkers for lesson 6, the training loop: the learner's loop, and one gradient-descent update.
 
 The learner's loop is run side by side with the checker's own on two
-identical models (with stale gradients left on both, which a right loop
-clears), and every loss and parameter is compared.  A loop that differs is
-matched against the usual slips, each run here on a third copy, so the
-verdict can name the slip: the forgotten zero_grad above all.  The first
-update is worked out from the derivative of (w·x − y)².
+identical fresh models, and every loss and parameter is compared.  A loop that
+differs is matched against the usual slips, each run here on a third copy, so
+the verdict can name the slip: the forgotten zero_grad above all.  What the
+loop prints is kept and shown folded under the verdict, so the verdict stays
+where the learner looks.  The first update is worked out from the derivative
+of (w·x − y)².
 """
 
+import contextlib
 import functools
+import html
+import io
 import random
 
 from .. import losses as losses_module
 from ..data import four_samples
 from ..nn import MLP
+from . import stale
 from .verdicts import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["my_training_loop", "first_update"]
@@ -24,14 +29,10 @@ _XS, _YS = four_samples()  # the lecture's data
 _STEPS, _LR = 50, 0.05  # and the lesson's run: MLP(3, [4, 4, 1]) with tanh, seed 0, 50 steps at 0.05
 
 
-def _model(stale=True):
-    """The lesson's MLP(3, [4, 4, 1]), seeded as the lesson seeds it, with gradients left over from
-    earlier (a right loop clears them) unless stale is False."""
-    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
-    if stale:
-        for i, p in enumerate(model.parameters()):
-            p.grad = 0.5 - 0.25 * (i % 5)
-    return model
+def _model():
+    """The lesson's MLP(3, [4, 4, 1]), seeded as the lesson seeds it, every gradient 0 as in a new model: a loop
+    that zeroes the gradients at the end of each step, after the update (PyTorch's habit), is right on it."""
+    return MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
 
 
 class _ShapedLikeMyMLP:
@@ -63,7 +64,7 @@ def _calls_missing_zero_grad(error):
 
 
 def _as_lesson_network(cls):
-    """cls(3, [4, 4, 1]) holding the lesson's parameters and stale gradients, as _model() does, or None
+    """cls(3, [4, 4, 1]) holding the lesson's parameters, gradients 0, as _model() does, or None
     when cls cannot stand for the lesson's network (lesson 5's check judges it, not this one)."""
     if not isinstance(cls, type):
         return None
@@ -79,7 +80,7 @@ def _as_lesson_network(cls):
     if len(params) != len(reference.parameters()) or not all(hasattr(p, "data") and hasattr(p, "grad") for p in params):
         return None
     for p, q in zip(params, reference.parameters()):
-        p.data, p.grad = q.data, q.grad
+        p.data, p.grad = q.data, 0.0
     try:
         outputs = [as_number(model(x)) for x in _XS]
     except Exception:  # noqa: BLE001
@@ -109,9 +110,9 @@ def _network_for(train):
 
 
 @functools.lru_cache(maxsize=None)
-def _losses(slip=None, lr=_LR, stale=True):
+def _losses(slip=None, lr=_LR):
     """The losses of the loop (or a slip of it) on a fresh copy of the lesson's network: the same every time."""
-    return tuple(_loop(_model(stale), _STEPS, lr, slip))
+    return tuple(_loop(_model(), _STEPS, lr, slip))
 
 
 def _loop(model, steps, lr, slip=None):
@@ -124,14 +125,12 @@ def _loop(model, steps, lr, slip=None):
         early = slip == "update before backward"  # by the gradients of the step before
         for p in model.parameters() if early else ():
             p.data -= lr * p.grad
-        if slip != "no zero_grad" and slip != "zero at the end":
+        if slip != "no zero_grad":
             model.zero_grad()
         loss.backward()
         sign = 1.0 if slip == "uphill" else -1.0
         for p in model.parameters() if not early else ():
             p.data += sign * lr * p.grad
-        if slip == "zero at the end":
-            model.zero_grad()
         losses.append(loss.data)
     return losses
 
@@ -139,15 +138,15 @@ def _loop(model, steps, lr, slip=None):
 _SLIP_MESSAGES = {
     "no zero_grad": ("the gradients are never zeroed. backward() adds to .grad, so every step follows the sum of all "
                      "the gradients so far: before loss.backward(), for p in model.parameters(): p.grad = 0.0"),
-    "zero at the end": ("the gradients are zeroed after the update, so the first step used gradients left over from "
-                        "before the loop: zero them before backward()"),
     "uphill": "the loss goes up: each parameter must move against its gradient, p.data -= lr * p.grad",
-    "mse": ("the loss is the mean of the squared errors (mse), a quarter of their sum here, so every gradient and "
-            "step is a quarter too: the lesson's loop uses sum_of_squares([model(x) for x in xs], ys)"),
+    "mse": ("your loop is right, with the mean of the squared errors (mse) as its loss; the task asks for their sum, "
+            "as the lecture's loop has it: loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred)). The mean "
+            "makes every gradient and step a quarter as big here, and the end of this lesson holds your losses "
+            "against the package's loop, which uses the sum, step for step"),
     "update before backward": ("each step moves the parameters before loss.backward() has computed this step's "
-                               "gradients, so it follows the gradients of the step before (on the first step, those "
-                               "left over from before the loop): forward, loss, zero the gradients, backward, and "
-                               "only then the update"),
+                               "gradients, so it follows the gradients of the step before, and the first step moves by "
+                               "whatever .grad held before the loop: forward, loss, zero the gradients, backward, "
+                               "and only then the update"),
     "forward once": ("the loss is the same number at every step although the parameters move: the forward pass and "
                      "the loss are computed once, before the loop. Compute them inside the loop, on the updated "
                      "parameters, at the start of every step"),
@@ -161,7 +160,7 @@ def _numbers(losses):
 
 def _first_loss_problem(first, want):
     """Why the first recorded loss is not the untrained model's sum of squared errors."""
-    outs = [_model(stale=False)(x).data for x in _XS]
+    outs = [_model()(x).data for x in _XS]
     errors = [o - y for o, y in zip(outs, _YS)]
     if close(first, sum(errors), 1e-9) or close(first, -sum(errors), 1e-9):
         return (f"the first loss is {first:.6g}, the errors added up without squaring them: a prediction too low and "
@@ -183,18 +182,66 @@ def _first_loss_problem(first, want):
             "compute it as sum_of_squares([model(x) for x in xs], ys), before any update")
 
 
+@contextlib.contextmanager
+def _kept_aside():
+    """What the learner's code prints while the check runs it, kept in a list instead of shown: [text]."""
+    kept = []
+    try:
+        from IPython import get_ipython
+        from IPython.utils.capture import capture_output
+    except ImportError:  # pragma: no cover - IPython comes with the notebooks
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        with capture_output(display=False) as captured:
+            try:
+                yield kept
+            finally:
+                kept.append(captured.stdout + captured.stderr)
+        return
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            yield kept
+        finally:
+            kept.append(out.getvalue())
+
+
+def _folded(printed):
+    """The learner's prints, folded under the verdict: one line to click, the text in a box of its own."""
+    lines = printed.rstrip("\n").count("\n") + 1
+    return ('<details style="margin:2px 0 6px 12px;font-family:sans-serif;font-size:13px">'
+            f'<summary style="cursor:pointer">what my_train printed while the check ran it ({lines} line'
+            f'{"s" * (lines != 1)})</summary>'
+            '<pre style="max-height:16em;overflow:auto;font-size:12px;margin:4px 0">'
+            f"{html.escape(printed)}</pre></details>")
+
+
 @checker("Build it: the training loop")
 def my_training_loop(train):
     if not callable(train):
         return failed(f"pass the function itself, check.my_training_loop(my_train), not {type(train).__name__}")
-    theirs = _network_for(train)
-    start = [p.data for p in theirs.parameters()]
-    try:
-        got = train(theirs, _XS, _YS, _STEPS, _LR)
-    except AttributeError as error:
-        if not _calls_missing_zero_grad(error):
-            raise
-        return failed(_NO_ZERO_GRAD)
+    if stale.problem(train):
+        return failed(stale.problem(train))
+    with _kept_aside() as printed:
+        theirs = _network_for(train)  # made with the learner's MyMLP, which may print too
+        try:
+            got = train(theirs, _XS, _YS, _STEPS, _LR)
+        except AttributeError as error:
+            if not _calls_missing_zero_grad(error):
+                raise
+            got = _NO_ZERO_GRAD
+    outcome = _NO_ZERO_GRAD_VERDICT if got is _NO_ZERO_GRAD else _judge(theirs, got)
+    if printed and printed[0].strip():  # the verdict first, where the learner looks; the prints under it
+        outcome = (outcome[0], outcome[1], (outcome[2] if len(outcome) > 2 else "") + _folded(printed[0]))
+    return outcome
+
+
+_NO_ZERO_GRAD_VERDICT = failed(_NO_ZERO_GRAD)
+
+
+def _judge(theirs, got):
+    """The verdict on the losses got that my_train returned for theirs, the network it trained."""
+    start = [p.data for p in _model().parameters()]
     mine = _model()
     want = _loop(mine, _STEPS, _LR)  # run here, for the parameters to compare with
     if got is None:
@@ -210,11 +257,16 @@ def my_training_loop(train):
                       "whole graph in memory")
     params_ok = all(close(a.data, b.data, 1e-9) for a, b in zip(theirs.parameters(), mine.parameters()))
     if params_ok and all(close(g, w, 1e-9) for g, w in zip(got_numbers, want)):
-        without_zeroing = _losses("no zero_grad", stale=False)
+        without_zeroing = _losses("no zero_grad")
+        at_the_end = ""
+        if all(getattr(p, "grad", None) == 0 for p in theirs.parameters()):
+            at_the_end = (". Your loop zeroes the gradients at the end of each step, after the update (PyTorch's habit): "
+                          "right, as a new model's gradients start at 0. Zeroing them first, before backward(), is "
+                          "right whatever they start at")
         return passed(f"loss {want[0]:.4f} → {want[-1]:.4f} in {_STEPS} steps, as in the lesson's run (the same "
                       f"network and seed). The same loop without zero_grad ends at {without_zeroing[-1]:.4f}: every "
                       "step adds its gradient to all the earlier ones in .grad, the weights overshoot, and the output "
-                      "neuron saturates at ±1")
+                      "neuron saturates at ±1" + at_the_end)
     if all(g == 1.0 for g in got_numbers):
         return failed("every loss it records is 1.0, the loss's own gradient (loss.grad is dL/dL = 1 after "
                       "backward()): append the loss's number, losses.append(loss.data)")
@@ -228,12 +280,10 @@ def my_training_loop(train):
         slipped = _losses(slip)
         if all(close(g, s, 1e-9) for g, s in zip(got_numbers, slipped)):
             detail = f" (your loss after {_STEPS} steps: {got_numbers[-1]:.4f}; the right loop's: {want[-1]:.4f})"
+            if slip == "mse":  # a mean and a sum are not to be held side by side
+                detail = ""
             if slip == "no zero_grad":
-                # The check's network starts with stale gradients, on which this loop happens to end low:
-                # say what it does from a clean start, as the lesson runs it.
-                stuck, right = _losses(slip, stale=False)[-1], _losses(None, stale=False)[-1]
-                detail = (f". On the lesson's network from a clean start such a loop ends stuck at {stuck:.4f}, "
-                          f"where the right loop reaches {right:.4f}")
+                detail = f". On the lesson's network such a loop ends stuck at {got_numbers[-1]:.4f}, where the right loop reaches {want[-1]:.4f}"
             return failed(message + detail)
     for lr in (0.1, 0.01, 0.001, 0.5, 1.0):
         if all(close(g, s, 1e-9) for g, s in zip(got_numbers, _losses(lr=lr))):

@@ -1,45 +1,107 @@
 """The ``%%my_micrograd`` cell magic, and the setting that has every kernel know it from its start.
 
 ``%%my_micrograd lesson 3: MyValue`` runs the cell as usual, then saves its code in
-my_micrograd.py (``saved``).  ``python -m micrograd.course.magic --autoload`` (run by ``make
+my_micrograd.py (``saved``).  Before it runs, the cell's code is read (``cell_code``): one that takes the
+name ``Value`` is not run, and one that uses names this kernel lacks gets a line saying what to run
+first; a piece the run did not define is marked as left from before (``stale``).  A lesson's first cell
+calls ``enable_magic()``, quiet however often it runs.  ``python -m micrograd.course.magic --autoload`` (run by ``make
 setup``) registers the magic in every kernel of the environment, so a build-it cell runs even
 after a restart that skipped the lesson's first cell.
 """
 
 from pathlib import Path
 
+from . import stale
+from .cell_code import binds_value, missing_names, python_of
+from .pieces import BY_KEY
 from .saved import FILE_NAME, section_key, sections, store
 from .status import Status, show
 
-__all__ = ["my_micrograd", "load_ipython_extension", "install_autoload", "main"]
+__all__ = ["my_micrograd", "enable_magic", "load_ipython_extension", "install_autoload", "main", "NotRun"]
+
+
+class NotRun(Exception):
+    """A build-it cell the magic did not run.  Shown as its message alone, with no traceback; as an error,
+    it stops Run All at the cell, before a check can run on a class the cell did not make."""
+
+    def _render_traceback_(self):
+        return [f"Not run, not saved: {self}"]
+
+
+_VALUE_TAKEN = {
+    "class": "this cell names its class Value, as the lecture does, but in these lessons Value is the package's, "
+             "which the other cells use. Name yours MyValue, the class and every Value inside it (Edit > Find and "
+             "Replace, in this cell), then run the cell again.",
+    "name": "this cell assigns the name Value, which these lessons keep for the package's Value, the one the "
+            "other cells use. Give yours its own name, MyValue, then run the cell again.",
+}
 
 
 def my_micrograd(line, cell):
     """%%my_micrograd lesson N: piece -- run the cell as usual, and save it in my_micrograd.py if it ran."""
     from IPython import get_ipython
 
+    shell = get_ipython()
     key = section_key(line)
-    result = get_ipython().run_cell(cell)
+    names = BY_KEY[key].defines if key in BY_KEY else ()
+    code = python_of(cell)
+    taken = binds_value(code) if names else None
+    if taken is not None:
+        stale.mark(shell, key, {name: shell.user_ns.get(name) for name in names},
+                   "it was not run, as it takes the name Value, the package's")
+        raise NotRun(_VALUE_TAKEN[taken])
+    missing = missing_names(code, shell.user_ns)
+    before = {name: shell.user_ns.get(name) for name in names}
+    result = shell.run_cell(cell)
+    error = result.error_before_exec or result.error_in_exec
+    left = {name: shell.user_ns.get(name) for name in names
+            if name not in shell.user_ns or shell.user_ns[name] is before[name]}
+    if error is not None:
+        what = "has a syntax error" if isinstance(error, SyntaxError) else f"raised {type(error).__name__}"
+    if left:
+        why = f"it {what}" if error is not None else f"it does not define {', '.join(left)}"
+        stale.mark(shell, key, left, why)
+    elif key is not None:
+        stale.clear(shell, key)
+    notes = []
     if key is None:
         print("not saved: name the cell's piece after the magic, e.g. %%my_micrograd lesson 3: MyValue")
-        return
-    error = result.error_before_exec or result.error_in_exec
-    if error is not None:
+    elif error is not None:
         kept = "the code it saved last time" if key in sections() else "no code for it yet"
-        what = "has a syntax error" if isinstance(error, SyntaxError) else f"raised {type(error).__name__}"
-        show(Status([(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "
-                       "Fix the cell and run it again.", None)]))
-        return
-    store(key, cell)
-    print(f"(saved in {FILE_NAME} as \"{key}\")")
-    if "check" not in get_ipython().user_ns:
-        show(Status([("This kernel has not run the lesson's first cell (after a restart, say): run it, or "
-                       "Run > Run All Above, before the check below.", None)]))
+        notes.append(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "
+                     "Fix the cell and run it again.")
+    else:
+        store(key, cell)
+        print(f"(saved in {FILE_NAME} as \"{key}\")")
+        if left:
+            notes.append(f"This cell defines no {' or '.join(left)}, the name the check below and later lessons "
+                         "look for: give your code that name.")
+    if "check" not in shell.user_ns:
+        notes.append("This kernel has not run the lesson's first cell (after a restart, say): run it, or "
+                     "Run > Run All Above, before the check below.")
+    elif missing:
+        them = ", ".join(missing)
+        notes.append(f"This kernel has no {them} yet, which this cell uses: {'they come' if len(missing) > 1 else 'it comes'} "
+                     "from a cell above that this kernel has not run (after a restart, say). Run > Run All Above, "
+                     "then this cell again.")
+    if notes:
+        show(Status([(note, None) for note in notes]))
 
 
 def load_ipython_extension(ipython):
     """%load_ext micrograd.course.yours (or .magic): adds the %%my_micrograd cell magic."""
     ipython.register_magic_function(my_micrograd, magic_kind="cell", magic_name="my_micrograd")
+
+
+def enable_magic():
+    """Give this notebook the %%my_micrograd cell magic, quietly, however often it is called (a lesson's first
+    cell: a kernel of `make setup` knows it from its start already).  Outside IPython it does nothing."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the notebooks
+        return
+    if get_ipython() is not None:
+        load_ipython_extension(get_ipython())
 
 
 AUTOLOAD_CONFIG = "ipython_kernel_config.py"

@@ -6,6 +6,8 @@ checked, so this module stays below the lessons' checkers.
 
 import math
 
+from . import lesson11_carried
+
 __all__ = ["Piece", "PIECES", "BY_KEY", "COMPANIONS"]
 
 
@@ -88,8 +90,9 @@ PIECES = [
     Piece(4, "more operations", ("MyValue",), _check_operations),
     Piece(5, "MyNeuron, MyLayer, MyMLP", ("MyNeuron", "MyLayer", "MyMLP"), _check_network),
     Piece(6, "my_train", ("my_train",), _check_train),
+    *(Piece(11, key.split(": ", 1)[1], lesson11_carried.DEFINES[key], check) for key, check in lesson11_carried.CHECKS.items()),
 ]
 BY_KEY = {piece.key: piece for piece in PIECES}
 
 # Shown with a piece that passes: the pieces folded into it, mentioned only when they did not.
-COMPANIONS = {"lesson 3: MyValue": ["lesson 4: more operations"], "lesson 4: my_backward": ["lesson 4: my_topological_order"]}
+COMPANIONS = {"lesson 3: MyValue": ["lesson 4: more operations", "lesson 11: more operations"], "lesson 4: my_backward": ["lesson 4: my_topological_order"]}

@@ -59,10 +59,25 @@ def _resolve(name):
     return obj
 
 
+def _from_package(obj):
+    target = inspect.unwrap(getattr(obj, "fget", None) or getattr(obj, "__func__", obj))
+    module = getattr(inspect.getmodule(target), "__name__", "") or ""
+    return module == "micrograd" or module.startswith("micrograd.")
+
+
 def _part(obj):
     name = obj if isinstance(obj, str) else None
+    foreign = name is None and not _from_package(obj)
+    if foreign:
+        # Not the package's: a class of the notebook's that took a package name (a learner's own Value, say).
+        # The lesson means the package's, so that is what is shown, looked up by the same name.
+        name = getattr(getattr(obj, "fget", None) or getattr(obj, "__func__", obj), "__qualname__", None)
+        if name is None:
+            return f"# {obj!r:.60}: not the package's code\n"
     if name is not None:
         obj = _resolve(name)
+        if obj is None and foreign:
+            return f"# {name}: code of this notebook's, not the package's\n"
         if obj is None:
             return f"# micrograd · {name}: not in this version of the package\n"
     if isinstance(obj, (staticmethod, classmethod)):
@@ -77,7 +92,9 @@ def show_source(*objects):
     """Show the package's source of each object, headed by where it lives.
 
     An object may be given as a name inside the package, "Value._backward",
-    so a lesson still runs if a private helper is renamed.
+    so a lesson still runs if a private helper is renamed.  An object from outside
+    the package (a learner's class named Value, say) is looked up in the package by
+    its name: the lesson means the package's code, never the notebook's.
     """
     parts = [_part(obj) for obj in objects]
     text = "\n".join(parts)

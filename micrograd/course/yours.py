@@ -5,7 +5,7 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
 (lesson 4), ``MyNeuron``, ``MyLayer`` and ``MyMLP`` (lesson 5), ``my_train``
 (lesson 6).  Two things carry them forward:
 
-- ``%load_ext micrograd.course.yours`` gives the notebook the cell magic
+- ``yours.enable_magic()`` (a lesson's first cell) gives the notebook the cell magic
   ``%%my_micrograd lesson 3: MyValue``.  A cell that starts with it runs as
   usual, and its code is also saved in ``my_micrograd.py`` in the notebook's
   folder, one section per lesson and piece; running the cell again replaces
@@ -29,13 +29,15 @@ import io
 import math
 import random
 
+from . import lesson11_carried
 from .answers import ANSWERS, answer
-from .magic import load_ipython_extension
+from .cell_code import binds_value, python_of
+from .magic import enable_magic, load_ipython_extension
 from .pieces import BY_KEY, PIECES
 from .saved import FILE_NAME, order, path_in, sections, store
 from .status import Status, row, show
 
-__all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "load_ipython_extension"]
+__all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
 
 
 class _Result:
@@ -43,18 +45,10 @@ class _Result:
         self.key, self.status, self.message, self.source = key, status, message, source
 
 
-def _transform(code):
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-    except ImportError:  # pragma: no cover - IPython comes with the notebooks
-        return code
-    return TransformerManager().transform_cell(code)
-
-
 def _run(code, ns, filename, first_line):
     """Run one section in ns; None, or why it could not run."""
     try:
-        compiled = compile("\n" * (first_line - 1) + _transform(code), filename, "exec")
+        compiled = compile("\n" * (first_line - 1) + python_of(code), filename, "exec")
     except SyntaxError as error:
         return f"it has a syntax error on line {error.lineno} of {FILE_NAME}: {error.msg}"
     try:
@@ -119,6 +113,8 @@ def _load(lesson, folder=None):
         return _CACHE[cache_key]
     # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
     ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
+    if lesson >= 11:
+        ns.update(lesson11_carried.SETTINGS)  # microgpt's sizes, set by lesson 11 before its build-it cells
     results = {}
     filename = str(path_in(folder))
     keys = [p.key for p in PIECES if p.lesson <= lesson]
@@ -136,6 +132,11 @@ def _load(lesson, folder=None):
                     continue
                 if problem:
                     status, message = "failed", problem
+                elif binds_value(python_of(code)) and "MyValue" in piece.defines:
+                    ns["Value"] = _lesson_imports()["Value"]  # the package's again, for the sections after it
+                    status, message = "failed", ("it names its class Value, as the lecture does; in these lessons "
+                                                 "Value is the package's: name yours MyValue, the class and every "
+                                                 "Value inside it")
                 else:
                     status, message = _check(piece, ns, before)
                 if status == "not attempted":

@@ -8,8 +8,11 @@ in turn, each losing a little more detail than the one before:
    ``sum(...)`` builds them, become one n-ary node;
 2. a sum of ``w*x`` products plus a bias becomes one ``w·x+b`` node, the
    same node ``engine.dot`` builds for a neuron;
-3. parameters, and constants used once, are folded into the operations
-   that use them (the operation says how many it holds);
+3. parameters, and other leaves used once, are folded into the operations
+   that use them (the operation says how many it holds); a leaf counts as a
+   parameter when the drawing knows it is one (``params``, ``model``, or a
+   ``w·x+b`` node), and is otherwise just a leaf: weights the drawing was not
+   told about are never called constants;
 4. sibling operations (same shape, same inputs), such as the neurons of a
    layer, become one group box "16 × ReLU";
 5. many terms of one sum that have the same shape (one per sample) are
@@ -50,7 +53,7 @@ class Block:
         self.op = op
         self.inputs = inputs  # Blocks, in operand order, repeated as often as used
         self.local_grads = local_grads  # one per input, or None once inputs change
-        self.folded = {}  # "parameter"/"constant" -> how many leaves folded in
+        self.folded = {}  # "parameter"/"leaf" -> how many leaves folded in
         self.terms = 0  # number of original inputs of a fused chain (0: not fused)
         self.hidden = 0  # terms (MORE) or Graphviz nodes (REST) left out
 
@@ -202,7 +205,7 @@ def _weight_and_input(block, index, uses, root):
 
 def _fold_leaves(blocks, index):
     uses = _uses(blocks)
-    folded = {"parameter": set(), "constant": set()}  # distinct leaves
+    folded = {"parameter": set(), "leaf": set()}  # distinct leaves
     for block in blocks:
         if not block.inputs:
             continue
@@ -217,10 +220,17 @@ def _fold_leaves(blocks, index):
         if len(kept) != len(block.inputs):
             block.inputs = kept
             block.local_grads = None
-    parts = [f"{len(ids):,} {kind}s" for kind, ids in folded.items() if ids]
+    parts = [folded_count(kind, len(ids), other=bool(folded["parameter"])) for kind, ids in folded.items() if ids]
     if parts:
         return f"{' and '.join(parts)} folded into the operations using them"
     return ""
+
+
+def folded_count(kind, count, other=False):
+    """``'3 parameters'``, ``'1 leaf'``, ``'2 other leaves'`` (``other``: after parameters)."""
+    if kind == "parameter":
+        return f"{count:,} parameter{'s' * (count != 1)}"
+    return f"{count:,} {'other ' * other}{'leaf' if count == 1 else 'leaves'}"
 
 
 def _foldable(block, index, uses):
@@ -230,7 +240,7 @@ def _foldable(block, index, uses):
     if index.is_parameter(node):
         return "parameter"
     if uses[block] == 1 and not node.label:
-        return "constant"
+        return "leaf"
     return None
 
 

@@ -9,7 +9,7 @@ drawing's own numbering, so the text is the same in every process.
 from dataclasses import dataclass, field
 
 from . import style
-from .collapse import GROUP, MORE, REST, VALUE, fit
+from .collapse import GROUP, MORE, REST, VALUE, fit, folded_count
 from .graph import GraphIndex, INTERMEDIATE, ROLES
 from .labels import format_number, html_text
 from .options import make_options
@@ -214,10 +214,7 @@ class _Writer:
         details = []
         if block.terms:
             details.append(f"{block.terms} terms")
-        for kind in ("parameter", "constant"):
-            count = block.folded.get(kind, 0)
-            if count:
-                details.append(f"{count} {kind}{'s' if count > 1 else ''}")
+        details.extend(folded_count(kind, block.folded[kind]) for kind in ("parameter", "leaf") if block.folded.get(kind))
         if details:
             lines.append(f'<FONT POINT-SIZE="9">{", ".join(details)}</FONT>')
         shape = "ellipse" if len(block.op) > 2 or details else "circle"
@@ -247,10 +244,7 @@ class _Writer:
         each = []
         if block.terms:
             each.append(f"{block.terms} terms")
-        for kind in ("parameter", "constant"):
-            count = block.folded.get(kind, 0)
-            if count:
-                each.append(f"{count} {kind}{'s' if count > 1 else ''}")
+        each.extend(folded_count(kind, block.folded[kind]) for kind in ("parameter", "leaf") if block.folded.get(kind))
         if each:
             rows.append(f'<FONT POINT-SIZE="9">each: {", ".join(each)}</FONT>')
         return self._rows(rows)

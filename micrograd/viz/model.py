@@ -17,7 +17,7 @@ from .drawing import GraphDrawing, narrower
 from .dotsource import GRAPH_NAME
 from .options import PAGE_WIDTH_PX, RANKDIRS, check_page_width
 from .labels import check_precision, format_number, html_text
-from ..graphs import is_node
+from ..graphs import has_data
 from ..nn import MLP, Layer, Neuron
 
 INACTIVE_TEXT = "#94a3b8"
@@ -94,21 +94,61 @@ def _layers(model):
             return [[model]]
         if _is_layer(model):
             return [list(model.neurons)]
-        layers = [list(layer.neurons) for layer in model.layers]
-        if layers and all(layers) and all(_is_layer(layer) for layer in model.layers):
-            return layers
+        layers = getattr(model, "layers", None)
+        if isinstance(layers, (list, tuple)) and layers and all(map(_is_layer, layers)):
+            return [list(layer.neurons) for layer in layers]
     except (AttributeError, TypeError):
         pass
     raise TypeError(
         f"draw_model draws an MLP, a Layer or a Neuron: the package's, or yours made the lecture's way "
-        f"(an MLP's .layers, a layer's .neurons, a neuron's weights .w and bias .b); got {type(model).__name__}; "
-        "for any graph of Values use draw_dot"
+        f"(an MLP's .layers, a layer's .neurons, a neuron's weights .w and bias .b, each with a number in .data); "
+        f"got {type(model).__name__}, {_missing(model)}; for any graph of Values use draw_dot"
     )
+
+
+def _missing(model):
+    """What draw_model looked for in ``model`` and did not find, as the end of a sentence."""
+    if hasattr(model, "layers"):
+        layers = model.layers
+        if not isinstance(layers, (list, tuple)) or not layers:
+            return f"whose .layers is {'an empty list' if isinstance(layers, (list, tuple)) else type(layers).__name__}, not a list of layers"
+        found = next(filter(None, (_missing_in_layer(layer, f".layers[{i}]") for i, layer in enumerate(layers))), None)
+    elif hasattr(model, "neurons"):
+        found = _missing_in_layer(model, "")
+    elif hasattr(model, "w") or hasattr(model, "b"):
+        found = _missing_in_neuron(model, "")
+    else:
+        return "which has none of .layers, .neurons, .w"
+    if found is None:
+        return "which it could not read as layers of neurons"
+    path, problem = found
+    return f"its {path} {problem}" if path else f"which {problem}"
+
+
+def _missing_in_layer(layer, path):
+    """(where, what is missing) in a layer at ``path`` (``.layers[0]``, or '' for the model), or None."""
+    neurons = getattr(layer, "neurons", None)
+    if not isinstance(neurons, (list, tuple)) or not neurons:
+        return path, "has no .neurons" if neurons is None else "has .neurons that are not a non-empty list"
+    return next(filter(None, (_missing_in_neuron(n, f"{path}.neurons[{j}]") for j, n in enumerate(neurons))), None)
+
+
+def _missing_in_neuron(neuron, path):
+    """(where, what is missing) in a neuron at ``path``, or None."""
+    w, b = getattr(neuron, "w", None), getattr(neuron, "b", None)
+    if not isinstance(w, (list, tuple)) or not w:
+        return path, "has no .w" if w is None else "has a .w that is not a non-empty list of weights"
+    for k, weight in enumerate(w):
+        if not has_data(weight):
+            return f"{path}.w[{k}]", f"has no number in .data (it is {type(weight).__name__})"
+    if not has_data(b):
+        return path, "has no .b" if b is None else f"has a .b with no number in .data (it is {type(b).__name__})"
+    return None
 
 
 def _is_neuron(obj):
     w, b = getattr(obj, "w", None), getattr(obj, "b", None)
-    return isinstance(w, (list, tuple)) and len(w) > 0 and all(map(is_node, w)) and is_node(b)
+    return isinstance(w, (list, tuple)) and len(w) > 0 and all(map(has_data, w)) and has_data(b)
 
 
 def _is_layer(obj):

@@ -20,7 +20,7 @@ import sys
 
 from .fonts import pinned_fonts
 
-__all__ = ["CHOICE_VARIABLE", "in_process", "render_in_process", "renderer_name"]
+__all__ = ["CHOICE_VARIABLE", "in_process", "graphviz_in_process", "render_in_process", "renderer_name"]
 
 CHOICE_VARIABLE = "MICROGRAD_GRAPHVIZ"
 _CHOICES = ("dot", "pygraphviz")
@@ -61,10 +61,17 @@ def in_process():
 
 def render_in_process(source, format):
     """``source`` (DOT text) laid out by dot and rendered to ``format``, as bytes, with the pinned font."""
+    with graphviz_in_process() as module:
+        return module.AGraph(string=source).draw(format=format, prog="dot")
+
+
+@contextlib.contextmanager
+def graphviz_in_process():
+    """pygraphviz, for laying out and rendering with the pinned font while the block runs."""
     module = in_process()
     with pinned_fonts():
         _load_fonts(module)
-        return module.AGraph(string=source).draw(format=format, prog="dot")
+        yield module
 
 
 @functools.cache

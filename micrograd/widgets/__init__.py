@@ -1,6 +1,6 @@
-"""Interactive widgets for JupyterLab: step through backprop and training.
+"""Interactive widgets for JupyterLab: step through backprop, training and a GPT's sampling.
 
-    from micrograd.widgets import BackpropStepper, TrainingStepper, ExpressionExplorer
+    from micrograd.widgets import BackpropStepper, TrainingStepper, ExpressionExplorer, GenerationStepper
 
 Each is a controller: it owns the state, shows it in ``.widget`` (displayed
 when the controller ends a cell) and exposes its buttons and sliders as
@@ -16,6 +16,7 @@ Needs ipywidgets, matplotlib and graphviz (``pip install
 
 from .backprop import BackpropStepper
 from .explorer import ExpressionExplorer
+from .generation import GenerationStepper
 from .training import LOSSES, TrainingStepper
 
-__all__ = ["BackpropStepper", "TrainingStepper", "ExpressionExplorer", "LOSSES"]
+__all__ = ["BackpropStepper", "TrainingStepper", "ExpressionExplorer", "GenerationStepper", "LOSSES"]

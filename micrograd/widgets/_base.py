@@ -85,16 +85,21 @@ def graph_widget():
     return graph
 
 
-def graph_html(drawing):
+def graph_html(drawing, layout=None):
     """A ``micrograd.viz`` drawing as HTML for an ``ipywidgets.HTML``: at its own size, scrolling when wide.
 
     Its box carries the DOT text (``data-dot``), so a stored picture is
-    compared by what was drawn, not by Graphviz's coordinates.  Without
-    pygraphviz or Graphviz's ``dot`` program the panel shows viz's install
-    advice and the DOT text instead, so the widget still works.
+    compared by what was drawn, not by Graphviz's coordinates.  ``layout``: a
+    ``viz.KeptLayout``, for a widget that redraws one graph in many states.
+    Without pygraphviz or Graphviz's ``dot`` program the panel shows viz's
+    install advice and the DOT text instead, so the widget still works.
     """
     graphviz = require("graphviz")
+    from ..viz import fit_to_page
+
     try:
-        return drawing.html()
+        if layout is None:
+            return drawing.html()
+        return fit_to_page(layout.svg(drawing), drawing.page_width, dot=drawing.source)
     except graphviz.ExecutableNotFound as error:
         return f'<pre class="micrograd-error">{html.escape(str(error))}</pre><pre>{html.escape(drawing.source)}</pre>'

@@ -1,12 +1,13 @@
 """BackpropStepper: run backpropagation one node per click."""
 
-import dis
 import html
 
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
-from .drawing import draw, drawing_options, node_names
+from .drawing import draw, drawing_options, kept_layout, node_names
+from .probe import probe, sets
+from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, same, stores_grad
 
 __all__ = ["BackpropStepper"]
 
@@ -51,7 +52,12 @@ class BackpropStepper(Controller):
     are shown on the edges unless ``show_local_grads=False``.  The layout is
     chosen once, from the first drawing, so the graph does not jump about
     between steps: left to right when that fits the page, else upright with
-    the output on top, where the backward pass starts.
+    the output on top, where the backward pass starts; and each step is drawn
+    at the places Graphviz laid the first drawing out (``viz.KeptLayout``),
+    so a step costs the rendering, not a layout.
+
+    A graph with an operation the stepper cannot step (neither a
+    ``_backward()`` nor ``_local_grads``) is refused at the start.
     """
 
     def __init__(self, root, options=None, **changes):
@@ -68,10 +74,13 @@ class BackpropStepper(Controller):
                 "BackpropStepper: PyTorch no longer holds what this graph's local derivatives need "
                 "(a backward() freed it); build the tensor again and step it before calling backward()"
             )
+        if self.on_originals:
+            check_each_operation_can_pass_gradients(self.view, self.nodes)
         self.options = drawing_options(options, changes, show_local_grads=True)
         if self.view.foreign and self.options.parameters is not None:  # the learner's nodes: their mirrors
             self.options = self.options.replace(model=None, params=self.view.map_params(self.options.parameters))
         self.names = node_names(self.nodes, self.options.parameters)
+        self.layout = kept_layout()  # a step changes numbers and colours, never where things are
         # Only nodes with inputs have chain-rule work to do; a lone leaf still
         # gets one step, the seed.
         self.schedule = [node for node in reversed(self.nodes) if node.inputs] or [self.root]
@@ -152,55 +161,59 @@ class BackpropStepper(Controller):
             before = child.grad
             saved.append(self._set_grad(child, before + local * upstream))  # the chain rule, as backward() does it
             updates.append((child, local, upstream, before, child.grad))
-        return _Step(node, updates)
+        return Step(node, updates)
 
     def _own_backward(self, node, original, backward, saved):
         """Call the node's own _backward() and see what it did: local × upstream into each input, or
         something else, listed as it is.  Only the node and its inputs are read, so a whole pass is
         linear in the size of the graph."""
         if not callable(backward):
-            return _Step(node, [], error=f"{self.names[node]} has no _backward() to call")
+            return Step(node, [], error=f"{self.names[node]} has no _backward() to call")
         inputs = list({id(child): child for child in node.inputs}.values())  # each once, in operand order
         holders = [self._holder(child) for child in inputs]
         watched = holders + ([] if any(h is original for h in holders) else [original])
         before = [(h, h.grad) for h in watched]
         upstream = node.grad
         if node.local_grads is not None:
-            terms = list(zip(node.inputs, node.local_grads))
-        else:
-            probed = self._probe(original, backward, holders, before)
-            terms = None if probed is None else list(zip(inputs, probed))
-            if probed is not None and self.view.foreign and len(inputs) == len(node.inputs):
-                node._local_grads = tuple(probed)  # the mirror's, so its edges show them as the package's do
+            terms, setting = list(zip(node.inputs, node.local_grads)), []
+        else:  # called from inputs at 0, then at 1: its local derivatives, and whether it adds (+=) or sets (=)
+            ends = probe(original, backward, holders)
+            setting = sets(holders, ends)
+            terms = None if ends is None else list(zip(inputs, ends[0]))
+            if terms is not None and not setting and self.view.foreign and len(inputs) == len(node.inputs):
+                node._local_grads = tuple(ends[0])  # the mirror's, so its edges show them as the package's do
         predicted = self._predict(terms, upstream)
         try:
             backward()
         except Exception as error:  # the learner's code: say what it raised, keep the stepper usable
             self._restore(before)
-            return _Step(node, [], error=f"{self.names[node]}._backward() raised {type(error).__name__}: {error}")
+            return Step(node, [], error=f"{self.names[node]}._backward() raised {type(error).__name__}: {error}")
         changes = []
         for h, grad_before in before:
-            if not _same(_grad(h), _grad_of(grad_before)):
+            if not same(held_grad(h), grad_of(grad_before)):
                 saved.append((h, grad_before))
                 changes.append((h, grad_before))
         if self.on_originals:
             self.view.refresh([h for h, _ in changes])
-        if not changes and upstream and not _stores_grad(backward):
-            return _Step(node, [], own=True, idle=True)
+        if not changes and upstream and not stores_grad(backward):
+            return Step(node, [], own=True, idle=True)
         stray = any(h is original for h, _ in changes) and not any(h is original for h in holders)
-        if predicted is not None and not stray and all(_same(_grad(h), predicted[1][id(c)]) for c, h in zip(inputs, holders)):
-            return _Step(node, predicted[0])
+        if predicted is not None and not stray and not setting and all(
+                same(held_grad(h), predicted[1][id(c)]) for c, h in zip(inputs, holders)):
+            return Step(node, predicted[0])
         mirror = {id(h): child for child, h in zip(inputs, holders)}
         mirror[id(original)] = node
         alone = predicted[2] if predicted is not None else {}
         updates, overwritten = [], []
         for h, grad_before in changes:
-            child, b, a = mirror[id(h)], _grad_of(grad_before), _grad(h)
+            child, b, a = mirror[id(h)], grad_of(grad_before), held_grad(h)
             updates.append((child, b, a))
             added = alone.get(id(child))
-            if b and added is not None and _same(a, added) and not _same(a, b + added):
+            if b and added is not None and same(a, added) and not same(a, b + added):
                 overwritten.append((child, b, a, b + added))
-        return _Step(node, updates, own=True, overwritten=overwritten)
+            elif any(h is s for s in setting) or (node.local_grads is not None and last_share(node, child, a)):
+                overwritten.append((child, b, a, None if node.local_grads is None else b + added))  # set, not added
+        return Step(node, updates, own=True, overwritten=overwritten)
 
     @staticmethod
     def _predict(terms, upstream):
@@ -215,20 +228,6 @@ class BackpropStepper(Controller):
             alone[id(child)] = alone.get(id(child), 0.0) + local * upstream
             rows.append((child, local, upstream, before, after[id(child)]))
         return rows, after, alone
-
-    def _probe(self, original, backward, holders, before):
-        """What ``backward()`` hands each input from a zero start when the node's grad is 1: its
-        local derivatives.  Everything it touched is put back; None if it raised."""
-        try:
-            for h in holders:
-                h.grad = 0.0
-            original.grad = 1.0
-            backward()
-            return [_grad(h) for h in holders]
-        except Exception:  # noqa: BLE001 - the real call says what it raises
-            return None
-        finally:
-            self._restore(before)
 
     @staticmethod
     def _restore(grads):
@@ -280,7 +279,7 @@ class BackpropStepper(Controller):
             self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
             if self.options.rankdir == "BT":
                 drawing = draw(self.root, self.options, highlight)
-        return graph_html(drawing)
+        return graph_html(drawing, self.layout)
 
     def static_html(self):
         return static_html(f"<div>{self.panel.value}</div>{self.graph.value}")  # as drawn, not drawn again
@@ -327,7 +326,12 @@ class BackpropStepper(Controller):
         notes = [message_html(text, kind="error") for text in self._warnings(step)]
         tail = ""
         if self.done:
-            if self.on_originals:
+            failed = sum(1 for done in self._steps if done.error)
+            if failed:
+                tail = message_html(
+                    f"Reached the inputs, but {failed} of the {total} steps passed no gradient on (each said why), "
+                    f"so the gradients are not what {root}.backward() would give.", kind="error")
+            elif self.on_originals:
                 tail = message_html(f"Done: every node has passed its gradient on once, from {root} back to the inputs.")
             else:
                 tail = message_html(f"Done: every gradient now equals what {root}.backward() gives.")
@@ -339,6 +343,11 @@ class BackpropStepper(Controller):
             return [step.error]
         found = []
         for child, before, after, summed in step.overwritten:
+            if summed is None or before == 0:  # set (=) by this node's _backward(), seen by calling it twice
+                twice = (f"{name[child]} is used twice by this node, and holds one use's share, where adding gives "
+                         f"{fmt(summed)}" if summed is not None else "a value used twice keeps only its last use's share")
+                found.append(f"this node's _backward() sets {name[child]}.grad (=) where it must add to it (+=): {twice}.")
+                continue
             found.append(
                 f"{name[child]}.grad already held {fmt(before)} from an earlier use, and this step replaced it with "
                 f"{fmt(after)}: gradients from two uses must add up (+=, not =), to {fmt(summed)} here."
@@ -354,40 +363,3 @@ class BackpropStepper(Controller):
 
     def summary(self):
         return f"BackpropStepper: {len(self.nodes)} nodes, step {self.position} of {len(self.schedule)}"
-
-
-class _Step:
-    """What one step did: chain-rule updates, or the gradients a node's own _backward() changed."""
-
-    __slots__ = ("node", "updates", "own", "overwritten", "error", "idle")
-
-    def __init__(self, node, updates, own=False, overwritten=(), error="", idle=False):
-        self.node = node
-        # own: (input, before, after); else (input, local, upstream, before, after)
-        self.updates = updates
-        self.own = own or bool(error)
-        self.overwritten = overwritten  # (input, before, after, what += would give)
-        self.error = error
-        self.idle = idle  # its _backward() never sets a .grad, and changed nothing
-
-
-def _grad_of(grad):
-    return 0.0 if grad is None else float(grad)
-
-
-def _grad(holder):
-    return _grad_of(holder.grad)
-
-
-def _stores_grad(function):
-    """Does the code of ``function`` assign a ``.grad`` anywhere?  A _backward() that changed no
-    gradient is a bug when it never could (``lambda: None``), and a zero local derivative (a ReLU
-    at 0, a saturated tanh) when it could.  Code Python cannot show is taken to assign one."""
-    code = getattr(getattr(function, "__func__", function), "__code__", None)
-    if code is None:
-        return True
-    return any(op.opname == "STORE_ATTR" and op.argval == "grad" for op in dis.get_instructions(code))
-
-
-def _same(a, b):
-    return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))

@@ -1,8 +1,9 @@
 """The drawings and node names the graph widgets share, through micrograd.viz's public names."""
 
+from ..graphs import NOT_KEPT
 from ._base import fmt
 
-__all__ = ["draw", "drawing_options", "node_names"]
+__all__ = ["draw", "drawing_options", "kept_layout", "node_names"]
 
 
 def _viz():
@@ -29,12 +30,24 @@ def draw(root, options, highlight=()):
     return _viz().draw_dot(root, options, highlight=list(highlight))
 
 
+def kept_layout():
+    """A ``micrograd.viz.KeptLayout``: the one layout a widget redraws its graph at."""
+    return _viz().KeptLayout()
+
+
 def node_names(nodes, params=None):
     """{node: name} for the panels, as the drawing lets a reader find the node.
 
     A node's label, else its parameter name (when the drawing is given
     ``params`` or ``model``), else its operation and data in brackets, e.g.
-    ``[tanh 0.7616]``: the drawing shows that operation next to that number.
+    ``[tanh 0.7616]``: the drawing shows that operation next to that number
+    (``[MulBackward0 data not kept]`` where the drawing says so).
     """
     parameters = _viz().parameter_names(params)
-    return {node: node.label or parameters.get(node) or f"[{node.op or 'value'} {fmt(node.data)}]" for node in nodes}
+    return {node: node.label or parameters.get(node) or f"[{node.op or 'value'} {_data_text(node)}]" for node in nodes}
+
+
+def _data_text(node):
+    """A node's data as its drawing shows it: a number, or the drawing's words for a PyTorch
+    result that autograd did not keep."""
+    return "data not kept" if "data" in getattr(node, NOT_KEPT, ()) else fmt(node.data)

@@ -65,7 +65,8 @@ def grid_outputs(model, points):
     layers = _mlp_as_arrays(model)
     if layers is None:
         rows = [model([float(a) for a in p]) for p in points]
-        return np.array([[_data(o) for o in r] if isinstance(r, (list, tuple)) else _data(r) for r in rows])
+        out = np.array([[_data(o) for o in r] if isinstance(r, (list, tuple)) else _data(r) for r in rows])
+        return out[:, 0] if out.ndim == 2 and out.shape[1] == 1 else out  # a one-element list is one output
     out = points
     # Far from the data a wild model may overflow; those points are only
     # coloured (inf keeps its sign), so numpy need not warn about them.

@@ -1,0 +1,73 @@
+"""Checkers for lesson 11, from your micrograd to a GPT.
+
+The build-it pieces are microgpt's functions (softmax, rmsnorm, one attention head, the training
+step), each run on Values of the checker's own and held against microgpt's own code, numbers and
+gradients (``lesson11_pieces``, ``lesson11_training``); the exercises are attention over a whole name,
+sampling with a temperature and counting a GPT's parameters (``lesson11_exercises``).  A wrong answer
+is matched against the slips learners make, each run on the same numbers, so the verdict names it.
+"""
+
+from .verdicts import checker, failed, passed
+from .lesson11_exercises import DRAWS, causal_problem, parameter_count_of, parameter_count_problem, sampling_problem
+from .lesson11_pieces import function_problem, head_problem, hint_from_softmax, rmsnorm_problem, softmax_problem
+from .lesson11_training import DOCS, training_problem
+
+__all__ = ["softmax", "rmsnorm", "attention_head", "training_step", "causal_attention", "sample_next",
+           "parameter_count"]
+
+
+def _verdict(problem, message):
+    return failed(problem) if problem else passed(message)
+
+
+@checker("Build it: softmax")
+def softmax(fn):
+    problem = function_problem(fn, "check.softmax(softmax)") or softmax_problem(fn)
+    return _verdict(problem, "probabilities that add up to 1, the right gradients, and no overflow on logits near "
+                             "1000: exp(z - max) never sees more than 0")
+
+
+@checker("Build it: RMSNorm")
+def rmsnorm(fn):
+    problem = function_problem(fn, "check.rmsnorm(rmsnorm)") or rmsnorm_problem(fn)
+    return _verdict(problem, "each x divided by the root of its mean square (plus 1e-5), with the right gradients; "
+                             "an x of all zeros stays 0")
+
+
+@checker("Build it: one attention head")
+def attention_head(fn):
+    problem = function_problem(fn, "check.attention_head(attention_head)") or hint_from_softmax(fn, head_problem(fn))
+    return _verdict(problem, "scores q·k / √4, their softmax, the values mixed by it, and the right gradients; with "
+                             "one key cached, the output is that key's value")
+
+
+@checker("Build it: the training step")
+def training_step(fn):
+    problem = function_problem(fn, "check.training_step(training_step)") or training_problem(fn)
+    return _verdict(problem, f"{len(DOCS)} steps on {len(DOCS)} names of a small GPT: the same losses and every "
+                             "parameter the same as microgpt's loop gives, a fresh KV cache for each name and Adam "
+                             "with its bias correction")
+
+
+@checker("Exercise 1: attention over a whole name")
+def causal_attention(fn):
+    problem = function_problem(fn, "check.causal_attention(causal_attention)") or causal_problem(fn)
+    return _verdict(problem, "each position reads the keys up to its own and none after: the outputs the KV cache "
+                             "gives, one position at a time")
+
+
+@checker("Exercise 2: sampling with a temperature")
+def sample_next(fn):
+    problem = function_problem(fn, "check.sample_next(sample_next)")
+    problem, at_zero = (problem, None) if problem else sampling_problem(fn)
+    zero = "the most likely token at temperature 0" if at_zero == "argmax" else "temperature 0 refused with a ValueError"
+    return _verdict(problem, f"{zero}, and over {DRAWS} seeded draws at 1 and 0.5 the frequencies of the softmax of "
+                             "the logits divided by the temperature")
+
+
+@checker("Exercise 3: the parameters of a GPT")
+def parameter_count(fn):
+    problem = function_problem(fn, "check.parameter_count(parameter_count)") or parameter_count_problem(fn)
+    return _verdict(problem, f"{parameter_count_of(27, 16, 16, 1):,} for microgpt, and "
+                             f"{parameter_count_of(27, 16, 16, 2) - parameter_count_of(27, 16, 16, 1):,} more for "
+                             "each layer: 12 · n_embd²")

@@ -1,0 +1,104 @@
+"""A matplotlib figure on a notebook page: at the size it is shown, at twice the pixels.
+
+A :class:`Picture` holds a figure made for a size in CSS pixels.  In a
+notebook it shows as a PNG with twice those pixels (sharp on a 2× screen),
+told to display at that size, so the browser never stretches it; its
+plain-text part is a short description with the numbers drawn, which is
+what strict nbval compares (it never compares PNGs).  ``svg()`` gives the
+same picture as SVG text that is the same in every run.
+
+Needs matplotlib (``pip install matplotlib``), imported when a picture is made.
+"""
+
+import base64
+import io
+
+from ..optional import require
+
+__all__ = ["Picture", "new_figure", "DENSITY", "CSS_DPI", "MIN_FONT_PT"]
+
+DENSITY = 2  # pixels per CSS pixel in the PNG
+CSS_DPI = 96  # CSS pixels per inch, fixed by the CSS standard
+# The smallest text a picture uses: 8.5 pt is 11.3 CSS px at its own size.
+MIN_FONT_PT = 8.5
+# The text of every picture, in points (at 96 CSS px per inch, 1 pt = 4/3 px).
+_STYLE = {
+    "font.size": 9.5,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9.5,
+    "xtick.labelsize": MIN_FONT_PT + 0.5,
+    "ytick.labelsize": MIN_FONT_PT + 0.5,
+    "legend.fontsize": MIN_FONT_PT + 0.5,
+    "font.family": "DejaVu Sans",  # bundled with matplotlib: the same glyphs on every machine
+    "svg.hashsalt": "micrograd",  # repeatable ids of clip paths in SVG
+    "svg.fonttype": "none",  # SVG text stays text, independent of the fonts installed
+}
+
+
+def _matplotlib():
+    return require("matplotlib", "micrograd.viz's pictures", "notebooks")
+
+
+def new_figure(width_px, height_px):
+    """A matplotlib Figure of ``width_px`` × ``height_px`` CSS pixels, with the course's text sizes.
+
+    Not registered with pyplot: it is shown once, by the Picture that holds it, and garbage
+    collected with it.
+    """
+    if not (isinstance(width_px, (int, float)) and isinstance(height_px, (int, float))) or width_px <= 0 or height_px <= 0:
+        raise ValueError(f"a picture's size is a width and height in CSS pixels, both > 0, got {width_px!r} × {height_px!r}")
+    _matplotlib()
+    figure_module = require("matplotlib.figure", "micrograd.viz's pictures", "notebooks")
+    backend = require("matplotlib.backends.backend_agg", "micrograd.viz's pictures", "notebooks")
+    with style():
+        figure = figure_module.Figure(figsize=(width_px / CSS_DPI, height_px / CSS_DPI), dpi=CSS_DPI)
+    backend.FigureCanvasAgg(figure)
+    return figure
+
+
+def style():
+    """A context in which matplotlib uses the pictures' text sizes and repeatable SVG ids."""
+    return _matplotlib().rc_context(_STYLE)
+
+
+class Picture:
+    """A matplotlib figure with a description; shows itself in a notebook at its own size.
+
+    ``figure``: the matplotlib Figure (made by ``new_figure``, so its size in inches at 96 per
+    inch is its size on the page).  ``description``: the plain-text part of its output, which
+    should state what is drawn, numbers included: it is what a stored notebook is compared by.
+    """
+
+    def __init__(self, figure, description):
+        self.figure = figure
+        self.description = description
+
+    @property
+    def size(self):
+        """(width, height) on the page, in CSS pixels."""
+        width, height = self.figure.get_size_inches()
+        return round(width * CSS_DPI), round(height * CSS_DPI)
+
+    def png(self):
+        """PNG bytes with ``DENSITY`` pixels per CSS pixel."""
+        out = io.BytesIO()
+        with style():
+            # No bbox_inches="tight": the PNG keeps the figure's own size, so its shown size is exact.
+            self.figure.savefig(out, format="png", dpi=CSS_DPI * DENSITY, metadata={"Software": None})
+        return out.getvalue()
+
+    def svg(self):
+        """The picture as SVG text, the same in every run (no date, fixed ids, text as text)."""
+        out = io.StringIO()
+        with style():
+            self.figure.savefig(out, format="svg", dpi=CSS_DPI, metadata={"Date": None, "Creator": None})
+        text = out.getvalue()
+        return text[text.index("<svg") :]
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        width, height = self.size
+        data = {"image/png": base64.b64encode(self.png()).decode("ascii"), "text/plain": self.description}
+        return data, {"image/png": {"width": width, "height": height}}
+
+    def __repr__(self):
+        return self.description

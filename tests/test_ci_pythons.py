@@ -1,0 +1,132 @@
+"""The Pythons CI tests: .ci/run's choice of a second interpreter, and the versions named everywhere.
+
+.ci/run runs ``make test`` with the machine's python3, then with the newest other
+supported CPython that .ci/find_pythons.py finds; the fork's workflow runs a matrix
+of the same versions, and the README names them.
+"""
+
+import importlib.util
+import os
+import platform
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("find_pythons", ROOT / ".ci" / "find_pythons.py")
+find_pythons = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(find_pythons)
+
+FIRST = ("python3", (3, 11, 7))
+
+
+def cpython(version, free_threaded=False):
+    return "CPython", version, free_threaded
+
+
+def test_the_newest_other_supported_cpython_is_chosen():
+    probed = {
+        "/pyenv/3.12.1/bin/python3": cpython((3, 12, 1)),
+        "/pyenv/3.13.0/bin/python3": cpython((3, 13, 0)),
+        "/pyenv/3.13.2/bin/python3": cpython((3, 13, 2)),
+        "/pyenv/3.11.9/bin/python3": cpython((3, 11, 9)),  # newer, but python3's own minor version
+    }
+    second, lines = find_pythons.choose(FIRST, probed)
+    assert second == "/pyenv/3.13.2/bin/python3"
+    assert lines == [
+        "CPython versions the course supports: 3.11, 3.12, 3.13, 3.14",
+        "  3.11  python3 (CPython 3.11.7): make test",
+        "  3.12  /pyenv/3.12.1/bin/python3 (CPython 3.12.1): found, not run: 3.13 is newer",
+        "  3.13  /pyenv/3.13.2/bin/python3 (CPython 3.13.2): make test PYTHON=... in a fresh clone",
+        "  3.14  not found",
+    ]
+
+
+def test_what_does_not_run_or_is_not_a_supported_cpython_is_passed_over():
+    probed = {
+        "/usr/bin/python3.14": None,  # a pyenv shim for a version not selected exits with an error
+        "/pyenv/pypy3.10/bin/python3": ("PyPy", (3, 10, 14), False),
+        "/pyenv/3.13.0t/bin/python3": cpython((3, 13, 0), free_threaded=True),
+        "/pyenv/3.15.0a1/bin/python3": cpython((3, 15, 0)),
+        "/pyenv/3.10.13/bin/python3": cpython((3, 10, 13)),
+        "/pyenv/3.12.1/bin/python3": cpython((3, 12, 1)),
+    }
+    second, lines = find_pythons.choose(FIRST, probed)
+    assert second == "/pyenv/3.12.1/bin/python3"
+    assert "  3.13  not found" in lines and "  3.14  not found" in lines
+
+
+def test_with_nothing_else_found_one_version_is_tested_and_the_report_says_so():
+    second, lines = find_pythons.choose(FIRST, {"/pyenv/3.11.2/bin/python3": cpython((3, 11, 2))})
+    assert second is None
+    assert lines[-1].startswith("  No other supported CPython found")
+    assert [line for line in lines if "not found" in line] == [f"  {v}  not found" for v in ("3.12", "3.13", "3.14")]
+
+
+def test_a_real_interpreter_is_probed_for_what_it_is():
+    implementation, version, free_threaded = find_pythons.probe(sys.executable)
+    assert implementation == platform.python_implementation()
+    assert version == tuple(sys.version_info[:3]) and free_threaded is False
+    assert find_pythons.probe(str(ROOT / "no-such-python")) is None
+
+
+def test_candidates_come_from_the_path_and_from_pyenv(tmp_path):
+    def executable(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+        return str(path)
+
+    on_path = executable(tmp_path / "bin" / "python3.13")
+    from_pyenv = executable(tmp_path / "pyenv" / "versions" / "3.12.1" / "bin" / "python3")
+    executable(tmp_path / "pyenv" / "versions" / "3.12.1" / "bin" / "python3.12")  # the same build, not listed twice
+    found = find_pythons.candidates(path=str(tmp_path / "bin"), pyenv_root=str(tmp_path / "pyenv"))
+    assert found == [on_path, from_pyenv]
+
+
+def test_ci_runs_make_test_twice_the_second_time_in_a_fresh_clone_failing_on_any_failure():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in script and "|| true" not in script
+    assert re.search(r"^make test$", script, re.MULTILINE)
+    assert re.search(r'^\s+git clone --quiet \. "\$clone"$', script, re.MULTILINE)
+    assert re.search(r'^\s+make -C "\$clone" test PYTHON="\$second"$', script, re.MULTILINE)
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_the_workflow_the_readme_and_pyproject_name_the_same_versions():
+    supported = list(find_pythons.SUPPORTED)
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8"))
+    linux = workflow["jobs"]["linux"]
+    assert linux["strategy"]["matrix"]["python"] == supported
+    assert linux["container"]["image"] == "python:${{ matrix.python }}-bookworm"
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    assert requires == f">={supported[0]}"
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    named = f"{', '.join(supported[:-1])} and {supported[-1]}"
+    assert f"runs `make test` on CPython {named}" in readme, "the README names other versions than the workflow"
+    assert supported == ["3.11", "3.12", "3.13", "3.14"]
+
+
+def test_make_gives_an_interpreter_named_on_the_command_line_a_venv_of_its_own():
+    # Under `make test PYTHON=...` the variables of the make running this test reach a child make
+    # through MAKEFLAGS: the child starts clean, as a user's make would.
+    environment = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+
+    def dry_run(*arguments):  # -n prints the commands without running them, -B as if nothing were set up
+        return subprocess.run(["make", "-n", "-B", "setup", *arguments], cwd=ROOT, env=environment,
+                              capture_output=True, text=True)
+
+    minor = "{}.{}".format(*sys.version_info[:2])
+    named = dry_run(f"PYTHON={sys.executable}")
+    assert named.returncode == 0, named.stderr
+    assert f"{sys.executable} -m venv .venv-{minor}" in named.stdout
+    assert f".venv-{minor}/bin/python -m pip install" in named.stdout
+    default = dry_run()
+    assert "python3 -m venv .venv;" in default.stdout and ".venv-" not in default.stdout
+    missing = dry_run("PYTHON=no-such-python3.99")
+    assert missing.returncode != 0
+    assert "PYTHON=no-such-python3.99 does not run here: name a Python 3.11 or newer" in missing.stderr

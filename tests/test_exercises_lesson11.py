@@ -1,0 +1,352 @@
+"""Lesson 11's checkers: microgpt's own code and other right ways pass, the usual slips are named, stubs are not attempted."""
+
+import random
+from pathlib import Path
+
+import pytest
+from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
+                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
+                         STEP_SLIPS, load, load_source, namespace, swapped)
+
+from micrograd.course import saved, yours
+from micrograd.course import exercise_titles
+from micrograd.course import lesson11 as check
+from micrograd.course.verdicts import TODO
+from micrograd.course.lesson11_exercises import parameter_count_of
+
+LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "11_gpt.ipynb"
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys):
+    yield  # checkers print their verdict; the tests read the returned one
+
+
+def stub(key):
+    """The build-it cell as the lesson gives it, run as the lesson runs it."""
+    (code,) = [code for k, code in saved.stored_cells(LESSON) if k == key]
+    return load_source(code, key.split(": ", 1)[1])
+
+
+def test_the_titles_are_in_the_lessons_order():
+    assert exercise_titles(11) == ["Build it: softmax", "Build it: RMSNorm", "Build it: one attention head",
+                                   "Build it: the training step", "Exercise 1: attention over a whole name",
+                                   "Exercise 2: sampling with a temperature", "Exercise 3: the parameters of a GPT"]
+
+
+@pytest.mark.parametrize("key, checker", [("lesson 11: softmax", check.softmax), ("lesson 11: rmsnorm", check.rmsnorm),
+                                          ("lesson 11: attention_head", check.attention_head),
+                                          ("lesson 11: training_step", check.training_step)])
+def test_the_stubs_are_not_attempted_and_microgpts_own_functions_pass(key, checker):
+    assert checker(stub(key)).status == "not attempted"
+    assert checker(load(key)).passed
+
+
+def test_the_exercises_untouched_are_not_attempted():
+    def untouched(*args):
+        raise NotImplementedError
+
+    for checker in (check.causal_attention, check.sample_next, check.parameter_count):
+        assert checker(untouched).status == "not attempted"
+    assert check.softmax(TODO).status == "not attempted"
+
+
+# -- softmax ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [SOFTMAX_LOOPS, SOFTMAX_NUMPY, SOFTMAX_MAX_AS_A_VALUE],
+                         ids=["loops-and-powers", "numpy-object-arrays", "the-max-as-a-value"])
+def test_softmax_written_another_way_passes(source):
+    assert check.softmax(load_source(source, "softmax")).passed
+
+
+@pytest.mark.parametrize("swap, words", [
+    (("max_val = max(val.data for val in logits)", "max_val = 0"), "exp of a large logit overflows a float"),
+    (("max_val = max(val.data for val in logits)", "max_val = -max(val.data for val in logits)"), "overflows"),
+    (("return [e / total for e in exps]", "return exps"), "divide each by their total"),
+    (("exps = [(val - max_val).exp() for val in logits]", "exps = [val - max_val for val in logits]"), "expected"),
+    (("return [e / total for e in exps]", "return [Value(e.data / total.data) for e in exps]"),
+     "not connected to them"),
+    (("return [e / total for e in exps]", "return [e.data / total.data for e in exps]"), "not a Value"),
+    (("return [e / total for e in exps]", "return None"), "returns None"),
+])
+def test_softmax_slips_are_named(swap, words):
+    verdict = check.softmax(load("lesson 11: softmax", swap))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_negative_logits_far_below_0_without_the_shift_are_named_too():
+    def softmax(logits):
+        exps = [(v - 2000.0).exp() for v in logits]  # shifted the wrong way: every exp is 0
+        total = sum(exps)
+        return [e / total for e in exps]
+
+    verdict = check.softmax(softmax)
+    assert verdict.status == "failed" and "so is their total" in verdict.message, verdict.message
+
+
+# -- rmsnorm ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [RMSNORM_LOOPS, RMSNORM_NUMPY], ids=["loops", "numpy"])
+def test_rmsnorm_written_another_way_passes(source):
+    assert check.rmsnorm(load_source(source, "rmsnorm")).passed
+
+
+@pytest.mark.parametrize("swaps, words", [
+    ((("(ms + 1e-5) ** -0.5", "ms ** -0.5"),), "the 1e-5 is missing"),
+    ((("(ms + 1e-5) ** -0.5", "1 / (ms ** 0.5 + 1e-5)"),), "added after the square root"),
+    ((("(ms + 1e-5) ** -0.5", "(ms + 1e-5) ** -1"),), "its square root"),
+    ((("sum(xi * xi for xi in x) / len(x)", "sum(x) / len(x)"),), "the mean of the squares"),
+    ((("sum(xi * xi for xi in x) / len(x)", "sum(xi * xi for xi in x)"),), "divide it by len(x)"),
+    ((("    ms = sum", "    mean = sum(x) / len(x)\n    x = [xi - mean for xi in x]\n    ms = sum"),), "LayerNorm"),
+])
+def test_rmsnorm_slips_are_named(swaps, words):
+    verdict = check.rmsnorm(load("lesson 11: rmsnorm", *swaps))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+# -- one attention head ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [HEAD_LOOPS, HEAD_NUMPY], ids=["loops-and-len", "numpy-object-dot"])
+def test_a_head_written_another_way_passes(source):
+    assert check.attention_head(load_source(source, "attention_head")).passed
+
+
+HEAD = "lesson 11: attention_head"
+SCORES = "/ head_dim**0.5 for t in range(len(k_h))]"
+
+
+@pytest.mark.parametrize("swaps, words", [
+    (((SCORES, "for t in range(len(k_h))]"),), "not divided by √head_dim"),
+    (((SCORES, "/ head_dim for t in range(len(k_h))]"),), "divided by head_dim (4)"),
+    ((("attn_weights = softmax(attn_logits)", "attn_weights = attn_logits"),), "weights that add up to 1"),
+    ((("attn_weights[t] * v_h[t][j]", "attn_weights[t] * k_h[t][j]"),), "it adds up the keys"),
+    ((("    return head_out", "    return attn_weights"),), "one per key: the weights"),
+    ((("for t in range(len(k_h))]\n", "for t in range(len(k_h) - 1, len(k_h))]\n"),
+      ("attn_weights[t] * v_h[t][j] for t in range(len(v_h))", "attn_weights[0] * v_h[-1][j] for t in range(1)")),
+     "only the last key"),
+])
+def test_head_slips_are_named(swaps, words):
+    verdict = check.attention_head(load(HEAD, *swaps))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_a_head_that_fails_through_its_softmax_says_so():
+    ns = namespace()
+    exec("def softmax(logits):\n    return logits\n", ns)  # a softmax that is not one
+    exec(swapped(HEAD), ns)
+    verdict = check.attention_head(ns["attention_head"])
+    assert verdict.status == "failed" and "The softmax your head calls fails its own check" in verdict.message
+
+
+# -- the training step ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("swaps", [
+    (STEP_BACKWARD_PER_POSITION, ("    return loss.data", "    return lossf")),
+    (STEP_ADAM_WRITTEN_OUT,),
+    (STEP_CROSS_ENTROPY,),
+    (("    return loss.data", "    return loss"),),
+], ids=["backward-at-each-position", "adam-written-out-with-sqrt", "the-packages-cross-entropy", "returns-the-value"])
+def test_a_training_step_written_another_way_passes(swaps):
+    assert check.training_step(load(STEP_KEY, *swaps)).passed
+
+
+@pytest.mark.parametrize("slip", list(STEP_SLIPS))
+def test_training_step_slips_are_named(slip):
+    swaps, words = STEP_SLIPS[slip]
+    verdict = check.training_step(load(STEP_KEY, *swaps))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_a_step_that_keeps_adams_moments_elsewhere_is_told_to_update_the_lists_it_is_given():
+    swaps = (("    n = min(block_size", "    m, v = M, V\n    n = min(block_size"),)
+    ns = namespace()
+    ns.update(M=[0.0] * 2000, V=[0.0] * 2000)
+    exec(swapped(STEP_KEY, *swaps), ns)
+    verdict = check.training_step(ns["training_step"])
+    assert verdict.status == "failed" and "does not update the m and v it is given" in verdict.message
+
+
+def test_a_cache_made_outside_the_step_that_breaks_the_model_is_still_named():
+    ns = namespace()
+    ns["keys"], ns["values"] = [[[1.0] * 16]], [[[1.0] * 16]]  # the lesson's own cache, from another model
+    exec(swapped(STEP_KEY, ("    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]\n", "")), ns)
+    verdict = check.training_step(ns["training_step"])
+    assert verdict.status == "failed" and "KV cache is kept" in verdict.message, verdict.message
+
+
+def test_the_training_check_leaves_pythons_random_numbers_alone():
+    random.seed(5)
+    before = random.random()
+    random.seed(5)
+    check.training_step(load(STEP_KEY))
+    assert random.random() == before
+
+
+# -- exercise 1: attention over a whole name ----------------------------------------------------------------------
+
+def causal(body):
+    return load_source(f"def causal_attention(qs, ks, vs):\n    return {body}\n", "causal_attention")
+
+
+@pytest.mark.parametrize("body", [
+    "[attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]",
+    "[attention_head(q, ks[:t + 1], vs[:t + 1]) for t, q in enumerate(qs)]",
+])
+def test_causal_attention_right_answers_pass(body):
+    assert check.causal_attention(causal(body)).passed
+
+
+def test_causal_attention_written_with_a_cache_passes():
+    source = '''
+def causal_attention(qs, ks, vs):
+    keys, values, out = [], [], []
+    for q, k, v in zip(qs, ks, vs):
+        keys.append(k)
+        values.append(v)
+        out.append(attention_head(q, keys, values))
+    return out
+'''
+    assert check.causal_attention(load_source(source, "causal_attention")).passed
+
+
+@pytest.mark.parametrize("body, words", [
+    ("[attention_head(qs[t], ks, vs) for t in range(len(qs))]", "looks at later positions"),
+    ("[attention_head(qs[t], ks[:t], vs[:t]) for t in range(len(qs))]", "keys up to and including its own"),
+    ("[attention_head(qs[t], ks[t:t + 1], vs[t:t + 1]) for t in range(len(qs))]", "only its own key"),
+    ("attention_head(qs[-1], ks, vs)", "one output per position"),
+    ("[attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs) - 1)]", "for a name of 4 positions"),
+])
+def test_causal_attention_slips_are_named(body, words):
+    verdict = check.causal_attention(causal(body))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+# -- exercise 2: sampling with a temperature ------------------------------------------------------------------------
+
+MICROGPT_SAMPLING = '''
+def sample_next(logits, temperature):
+    if temperature == 0:
+        return max(range(len(logits)), key=lambda i: logits[i].data)
+    probs = softmax([l / temperature for l in logits])
+    return random.choices(range(len(logits)), weights=[p.data for p in probs])[0]
+'''
+
+
+def sampler(source):
+    return load_source(source, "sample_next")
+
+
+def test_sampling_right_answers_pass():
+    assert check.sample_next(sampler(MICROGPT_SAMPLING)).passed
+    refusing = MICROGPT_SAMPLING.replace("        return max(range(len(logits)), key=lambda i: logits[i].data)",
+                                         "        raise ValueError('temperature 0 divides by zero; use a small one')")
+    verdict = check.sample_next(sampler(refusing))
+    assert verdict.passed and "refused" in verdict.message
+    by_hand = '''
+def sample_next(logits, temperature):
+    if temperature == 0:
+        return max(range(len(logits)), key=lambda i: logits[i].data)
+    scaled = [l.data / temperature for l in logits]
+    top = max(scaled)
+    weights = [math.exp(s - top) for s in scaled]
+    r = random.random() * sum(weights)
+    for i, w in enumerate(weights):
+        r -= w
+        if r < 0:
+            return i
+    return len(weights) - 1
+'''
+    assert check.sample_next(sampler(by_hand)).passed
+
+
+def test_sampling_with_numpys_generator_passes_seeded_by_the_check():
+    np = pytest.importorskip("numpy")
+    source = '''
+import numpy as np
+
+def sample_next(logits, temperature):
+    if temperature == 0:
+        return int(np.argmax([l.data for l in logits]))
+    z = np.array([l.data for l in logits]) / temperature
+    p = np.exp(z - z.max())
+    return int(np.random.choice(len(p), p=p / p.sum()))
+'''
+    state = np.random.get_state()
+    assert check.sample_next(sampler(source)).passed
+    assert all((a == b).all() if hasattr(a, "all") else a == b for a, b in zip(np.random.get_state(), state))
+
+
+@pytest.mark.parametrize("swap, words", [
+    (("weights=[p.data for p in probs]", "weights=[l.data for l in logits]"), "in proportion to the logits"),
+    (("[l / temperature for l in logits]", "[l * temperature for l in logits]"), "multiplied by the temperature"),
+    (("[l / temperature for l in logits]", "logits"), "the temperature changes nothing"),
+    (("    probs = softmax", "    return max(range(len(logits)), key=lambda i: logits[i].data)\n    probs = softmax"),
+     "always picks the most likely token"),
+    (("    if temperature == 0:\n        return max(range(len(logits)), key=lambda i: logits[i].data)\n", ""),
+     "at temperature 0 it divides by zero"),
+    (("weights=[p.data for p in probs]", "weights=[p.data ** 2 for p in probs]"), "expected about"),
+    (("return random.choices(range(len(logits))", "return 'abcde'[random.choices(range(len(logits))"),
+     "return the token id"),
+])
+def test_sampling_slips_are_named(swap, words):
+    source = MICROGPT_SAMPLING.replace(*swap)
+    assert source != MICROGPT_SAMPLING
+    if "'abcde'[" in source:
+        source = source.replace("[p.data for p in probs])[0]", "[p.data for p in probs])[0]]")
+    verdict = check.sample_next(sampler(source))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_sampling_that_ignores_the_seed_is_named():
+    source = MICROGPT_SAMPLING.replace("random.choices", "random.SystemRandom().choices")
+    verdict = check.sample_next(sampler(source))
+    assert verdict.status == "failed" and "random.seed" in verdict.message
+
+
+def test_the_sampling_check_leaves_pythons_random_numbers_alone():
+    random.seed(9)
+    before = random.random()
+    random.seed(9)
+    check.sample_next(sampler(MICROGPT_SAMPLING))
+    assert random.random() == before
+
+
+# -- exercise 3: counting parameters ----------------------------------------------------------------------------------
+
+def test_the_count_is_the_package_gpts():
+    from micrograd.nn import GPT
+
+    for sizes in [(27, 16, 16, 1), (27, 16, 16, 2), (11, 8, 5, 3)]:
+        vocab_size, n_embd, block_size, n_layer = sizes
+        model = GPT(vocab_size, block_size=block_size, n_embd=n_embd, n_head=4, n_layer=n_layer)
+        assert len(model.parameters()) == parameter_count_of(*sizes)
+
+
+@pytest.mark.parametrize("answer", [
+    lambda V, n, B, L: 2 * V * n + B * n + L * 12 * n**2,
+    lambda V, n, B, L: sum(rows * cols for rows, cols in [(V, n), (B, n), (V, n)] + L * [(n, n)] * 4
+                           + L * [(4 * n, n), (n, 4 * n)]),
+    lambda V, n, B, L: float(V * n * 2 + n * B + 12 * L * n * n),
+])
+def test_parameter_count_right_answers_pass(answer):
+    verdict = check.parameter_count(answer)
+    assert verdict.passed and "4,192" in verdict.message and "3,072 more" in verdict.message
+
+
+@pytest.mark.parametrize("answer, words", [
+    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, "GPT-2's count"),
+    (lambda V, n, B, L: 2 * V * n + L * 12 * n * n, "position embeddings are missing"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * 6 * n * n, "4 times as wide"),
+    (lambda V, n, B, L: 2 * V * n + B * n + 12 * n * n, "multiply them by n_layer"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * 4 * n * n, "the MLP's two are missing"),
+    (lambda V, n, B, L: 4192, "expected"),
+    (lambda V, n, B, L: "4192", "a whole number"),
+])
+def test_parameter_count_slips_are_named(answer, words):
+    verdict = check.parameter_count(answer)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_an_answer_that_is_not_a_function_is_told_to_pass_the_function():
+    verdict = check.softmax([0.5, 0.5])
+    assert verdict.status == "failed" and "pass the function itself" in verdict.message
