@@ -89,19 +89,3 @@ def notebook_of(lesson):
     (notebook,) = NOTEBOOKS.glob(f"{lesson:02d}_*.ipynb")
     return notebook
 
-
-# The one difference allowed, until it is fixed where it arises: the first cell of lessons 2 to 6 loads the
-# %%my_micrograd extension, and IPython says so when it is loaded already.  An allowance that no longer
-# matches what happens fails, so it is dropped as soon as that first cell runs twice alike.
-ALREADY_LOADED = {lesson: "extension is already loaded" for lesson in (2, 3, 4, 5, 6)}
-
-
-def remaining(lesson, found):
-    """The differences found, less the allowed one; failing if the allowed one did not occur."""
-    allowed = ALREADY_LOADED.get(lesson)
-    if allowed is None:
-        return found
-    first_cell = [(index, what) for index, what in found if index == 1]
-    assert len(first_cell) == 1 and allowed in first_cell[0][1], (
-        f"lesson {lesson}'s first cell runs twice alike now ({first_cell}): drop it from run_twice.ALREADY_LOADED")
-    return [(index, what) for index, what in found if index != 1]
