@@ -178,8 +178,8 @@ class Value:
         self is seeded with 1; leaves (inputs, parameters) accumulate across calls, as in
         PyTorch (``Module.zero_grad()`` resets them); nodes in between start from zero each call,
         where PyTorch keeps no gradient on a node in between unless asked with ``retain_grad()``,
-        and then adds up there too.  Unlike PyTorch, a second call on the same graph needs no
-        ``retain_graph=True``: nothing is freed.
+        and then adds up there too.  Nothing is freed, so a second call on the same graph always
+        runs (PyTorch frees what its nodes saved for the backward pass: lesson 5).
         """
         order = topological_order(self, leaves=False)  # leaves have nothing to pass on
         for node in order:
@@ -187,7 +187,7 @@ class Value:
         self.grad += 1.0
         for node in reversed(order):  # a node's gradient is complete once all above it are done
             upstream, local_grads = node.grad, node._local_grads
-            if upstream == 0.0:  # local × 0 adds nothing (a ReLU that is off: its whole neuron)
+            if upstream == 0.0:  # local × 0 adds nothing: where a gradient of 0 arrives, a whole branch is skipped
                 continue
             if local_grads is None:
                 node._backward()  # a node made the lecture's way: its own function does the step

@@ -185,10 +185,13 @@ def check_gradients_finite(order):
     """Raise, naming the node, if backward() met an infinite or nan gradient or local derivative.
 
     Each node's gradient times the sum of its local derivatives is, near enough, what it passed
-    down.  Summed over the graph in one pass at C speed, that is finite unless something was not:
-    an inf or nan reaching any input (a leaf included), or an infinite local derivative, even on a
-    node skipped at gradient 0 (0 × ∞ is nan: PyTorch would pass it on, this engine reports it).
-    Nodes made the lecture's way record no local derivatives; their ``_backward`` is not summed."""
+    down.  Summed over the graph in one pass at C speed, that is infinite or nan when an inf or nan
+    reached an input (a leaf included) or a local derivative is infinite, even on a node skipped at
+    gradient 0 (0 × ∞ is nan: PyTorch would pass it on, this engine reports it); only then are the
+    nodes searched.  The total is cheap, not thorough: huge local derivatives of opposite signs
+    cancel in it, and a leaf is not looked at on its own, so one whose gradient overflows only when
+    added to what an earlier call left there stays inf without an error.  Nodes made the lecture's
+    way record no local derivatives; their ``_backward`` is not summed."""
     try:
         passed_down = sum(map(operator.mul, map(_GRAD, order), map(sum, map(_LOCAL_GRADS, order))))
     except TypeError:  # a node without local derivatives (None)
@@ -232,13 +235,15 @@ def gradient_not_finite(order):
                     f"backward(): the gradient overflows a float at {where}: local derivative {local} × "
                     f"upstream gradient {node.grad}; rescale the computation (e.g. smaller constants or inputs)"
                 )
+    # Then the sums: a node's, or a leaf's (the order holds no leaves: they are read through their users).
     bad = [node for node in reversed(order) if not math.isfinite(node.grad)]
+    bad += [child for node in reversed(order) for child in node._inputs if not math.isfinite(child.grad)]
     if bad:
         return OverflowError(
             f"backward(): the gradient of {_node_name(bad[0])} is {bad[0].grad}: finite contributions "
             "added up past a float; rescale the computation"
         )
-    return None  # every contribution is finite: only the running check overflowed
+    return None  # every contribution and every gradient is finite: only the running total overflowed
 
 
 def _node_name(node):

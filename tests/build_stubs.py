@@ -262,3 +262,13 @@ def load_nn_on(value_source, nn_source, *swaps):
     exec(nn_source.replace("Value(random", "MyValue(random"), namespace)
     return namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"]
 
+
+def load_lesson4_value(autograd=None):
+    """Lesson 4's MyValue as a learner ends the lesson: lesson 3's class, an autograd (the worked answer's
+    my_topological_order and my_backward by default), the given operations, and backward() running
+    my_backward, all in one namespace, as the lesson's cells run."""
+    autograd = autograd or ANSWERS["lesson 4: my_topological_order"] + ANSWERS["lesson 4: my_backward"]
+    namespace = {}
+    for source in (ANSWERS["lesson 3: MyValue"], autograd, ANSWERS["lesson 4: more operations"]):
+        exec(source, namespace)
+    return namespace["MyValue"]

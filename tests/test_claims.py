@@ -9,6 +9,7 @@ PyTorch is installed (CI installs it); claims about micrograd 0.1.0 run on the
 copy the differential tests install.
 """
 
+import collections
 import contextlib
 import functools
 import gc
@@ -25,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from build_stubs import load_lesson4_value
 
 from micrograd import MLP, Value, dot, graph_size, topological_order
 from micrograd.data import digits, four_samples, moons
@@ -385,11 +387,12 @@ def test_lesson02_drawings_read_any_class_with_data_prev_and_op():
 
 
 def test_lesson02_a_string_gets_a_clear_error():
-    claim(2, "bad input such as a string gets a clear error")
+    claim(2, "bad input such as a string, `Value(\"2\")`, gets a clear error from `errors`, the engine's guard rails")
     with pytest.raises(TypeError, match="str"):
         Value(1.0) + "2"
-    with pytest.raises(TypeError, match="str"):
+    with pytest.raises(TypeError, match="takes a real number") as raised:
         Value("2")
+    assert raised.traceback[-1].path.name == "errors.py"  # raised by the guard rails, not by Python
 
 
 def test_lesson02_the_drawing_shows_more_shapes_and_arrows_than_graph_size():
@@ -545,7 +548,7 @@ def test_lesson04_a_for_loops_else_runs_only_when_the_loop_ran_out_without_break
 
 def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infinite_local_derivative():
     claim(4, "It **skips a node whose gradient is exactly 0**: each of its inputs would receive")
-    claim(4, "or a local derivative is infinite, as $\\sqrt{x}$'s is at 0. Even at a skipped node")
+    claim(4, "or a local derivative that is infinite, as $\\sqrt{x}$'s is at 0. Even at a skipped node")
     Recorder.calls.clear()
     x = Value(-1.0)
     noted = Recorder.passing(x)
@@ -561,21 +564,89 @@ def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infin
 
 def test_lesson04_backward_resets_the_nodes_in_between_while_leaves_add_up():
     claim(4, "It sets the gradients of the nodes **in between** to 0 before it starts, while the leaves keep adding up across calls")
-    claim(4, "The leaves $a, b, c, f$ hold twice their gradients; $e$, $d$ and $L$ hold one pass's worth.")
+    claim(4, "With the package's `Value`, the leaves $a, b, c, f$ hold twice their gradients; $e$, $d$ and $L$ hold one pass's worth.")
+    claim(4, "the package's `backward()` resets them before it starts")
     namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
-                                namespace={"Value": Value, "topological_order": topological_order})
-    grads = {name: node.grad for name, node in namespace["nodes"](namespace["L"]).items()}
+                                namespace={"Value": Value, "topological_order": topological_order,
+                                           "MyValue": load_lesson4_value()})
+    L = namespace["lecture_graph"]()
+    L.backward()
+    L.backward()
+    grads = {name: node.grad for name, node in namespace["nodes"](L).items()}
     assert grads == {"a": 12.0, "b": -8.0, "c": -4.0, "f": 8.0, "e": -2.0, "d": -2.0, "L": 1.0}
 
 
+def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lecture_and_0_1_0_do(micrograd_0_1_0_value):
+    """What lesson 4 says of the my_backward it asks for, beside the package's: run on its worked answer, on the
+    lecture's code and on micrograd 0.1.0, and on a my_backward that resets the nodes in between."""
+    from build_stubs import AUTOGRAD_ITERATIVE
+    from foreign_nodes import LectureValue
+
+    claim(4, "A `my_backward` written as this lesson asks (seed the root, then each node's `_backward()`) does not, "
+             "and neither do the lecture's code and micrograd 0.1.0: a node in between keeps what the call before "
+             "left, and passes it down again with the new.")
+    claim(4, "$c$ holds three times its gradient (−6), $a$ and $b$ four times theirs (24 and −16). Only $f$, an input "
+             "of the root, which each call seeds with 1, holds the same on both.")
+    claim(4, "If your `my_backward` resets the nodes in between, as the package's does, your line matches the first one.")
+    claim(4, "Either way, zeroing the gradients before each `backward()` makes both right.")
+    kept = {"a": 24.0, "b": -16.0, "c": -6.0, "f": 8.0, "e": -6.0, "d": -4.0, "L": 1.0}
+    namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
+                                namespace={"Value": Value, "topological_order": topological_order,
+                                           "MyValue": load_lesson4_value()})
+    mine = {name: namespace[name].grad for name in "abcfedL"}
+    assert mine == kept
+    for cls in (LectureValue, micrograd_0_1_0_value):
+        a, b, c, f = cls(2.0), cls(-3.0), cls(10.0), cls(-2.0)
+        e = a * b
+        d = e + c
+        L = d * f
+        L.backward()
+        L.backward()
+        assert [n.grad for n in (a, b, c, f, e, d)] == [kept[k] for k in "abcfed"]
+    resetting = load_lesson4_value(AUTOGRAD_ITERATIVE.replace(
+        "    root.grad = 1.0\n", "    for node in order:\n        if node._prev:\n            node.grad = 0.0\n    root.grad = 1.0\n"))
+    namespace = run_lesson_code(4, "def lecture_graph():", "L = lecture_graph()\nL.backward()\nL.backward()",
+                                namespace={"Value": Value, "topological_order": topological_order, "MyValue": resetting})
+    assert {name: namespace[name].grad for name in "abcfedL"} == {
+        "a": 12.0, "b": -8.0, "c": -4.0, "f": 8.0, "e": -2.0, "d": -2.0, "L": 1.0}
+    a, b, c, f = (namespace["MyValue"](v) for v in (2.0, -3.0, 10.0, -2.0))  # zeroed before each call: one pass's worth
+    L = (a * b + c) * f
+    for _ in range(2):
+        for node in (a, b, c, f):
+            node.grad = 0.0
+        L.backward()
+    assert (a.grad, b.grad, c.grad, f.grad) == (6.0, -4.0, -2.0, 4.0)
+
+
 def test_lesson04_backward_stops_with_an_error_naming_the_node_for_an_infinite_gradient():
-    claim(4, "stops with an error naming the node and its input if a gradient comes out infinite or not a number")
+    claim(4, "adds up in one cheap pass what every node passed on, its gradient times the sum of its local derivatives")
+    claim(4, "If that total is infinite or not a number, it stops with an error naming the node and its input where "
+             "it went wrong: a gradient that overflowed")
     x = Value(0.0, label="x")
     with pytest.raises(ArithmeticError, match="x"):
         ((x ** 0.5) * Value(0.0, label="z")).backward()
     tiny = Value(1e-300, label="tiny")  # finite values, an overflowing gradient: 1e200 · 1e200
     with pytest.raises(ArithmeticError, match="tiny"):
         ((tiny * 1e200) * 1e200).backward()
+
+
+def test_lesson04_the_total_misses_cancelling_local_derivatives_and_a_leaf_overflowing_over_two_calls():
+    claim(4, "A total is cheap, not thorough: huge local derivatives of opposite signs cancel in it, and a leaf whose "
+             "gradient overflows only when added to what an earlier call left there (two calls, no zeroing between) "
+             "ends at `inf` without an error.")
+    u, x = Value(1.5e308, label="u"), Value(0.5, label="x")
+    y = u * x
+    y.backward()  # x.grad = 1.5e308: finite, as is everything this call passed on
+    assert x.grad == 1.5e308
+    y.backward()  # adds 1.5e308 more: past the largest float, and no error
+    assert x.grad == math.inf
+    x = Value(0.5, label="x")
+    with pytest.raises(ArithmeticError, match="x"):  # within one call, the same sum is an error
+        (u * x + u * x).backward()
+    a, b = Value(1e-200, label="a"), Value(1e-200, label="b")
+    node = dot([a, b], [Value(1e200), Value(-1e200)])  # local derivatives 1e200 and -1e200: they cancel in the total
+    (node * Value(1e200)).backward()
+    assert (a.grad, b.grad) == (math.inf, -math.inf)
 
 
 def test_lesson04_a_node_with_its_own_backward_gets_it_called():
@@ -662,11 +733,17 @@ def test_lesson04_separate_graphs_add_up_to_the_gradient_of_their_sum():
     assert w.grad == 8.0 == pytest.approx(central_difference(lambda v: 2 * v + v * v, 3.0))
 
 
-def test_lesson04_pytorch_adds_into_leaves_but_refuses_a_second_backward_without_retain_graph():
-    """What lesson 4 says of PyTorch after calling backward() twice on one graph."""
+def test_lesson05_pytorch_frees_what_a_node_kept_so_a_second_backward_needs_retain_graph_where_one_kept_something():
+    """What lessons 4 and 5 say of PyTorch and of ours after calling backward() twice on one graph."""
     torch = pytest.importorskip("torch")
-    claim(4, "calling it a second time on the same graph raises an error unless the first call passed `retain_graph=True`")
-    claim(4, "PyTorch's leaf gets 6, then 12, as ours does")
+    claim(4, "PyTorch, which lesson 5 introduces, adds into its leaves too.")
+    claim(5, "a second `backward()` on the same graph raises an error when it reaches a node that kept something, "
+             "as lesson 4's `w * w` does, unless the first call passed `retain_graph=True` (with that, PyTorch's "
+             "leaf gets 6, then 12, as ours does); `w + w`, which keeps nothing, runs twice without it. Ours frees "
+             "nothing, so a second call always runs.")
+    claim(None, "refuses a second `backward()` through a node that saved tensors for it (a product does, a sum does "
+                "not) unless the first passed `retain_graph=True`")
+    assert "retain_graph" not in " ".join(source for _, source in _cells(4))  # not before lesson 5 introduces PyTorch
     w = torch.tensor(3.0, requires_grad=True)
     loss = w * w
     loss.backward()
@@ -678,6 +755,11 @@ def test_lesson04_pytorch_adds_into_leaves_but_refuses_a_second_backward_without
     first = w.grad.item()
     loss.backward()
     assert (first, w.grad.item()) == (6.0, 12.0)
+    w = torch.tensor(3.0, requires_grad=True)
+    total = w + w
+    total.backward()
+    total.backward()  # a sum kept nothing: no error
+    assert w.grad.item() == 4.0
     ours = Value(3.0)
     ours_loss = ours * ours
     ours_loss.backward(); ours_first = ours.grad
@@ -864,8 +946,7 @@ def test_lesson06_forgotten_zero_grad_looks_better_first_then_saturates_and_free
     claim(6, "the loss is frozen at $2^2 = 4$")
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     right = namespace["history"]
     buggy = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)
     wrong = namespace["train"](buggy, 50, 0.05, zero_grad=False)
@@ -880,8 +961,7 @@ def test_lesson06_our_seed_starts_from_a_worse_guess_than_the_julia_port_and_end
     claim(6, "Our seed starts from a worse guess and ends lower")
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     julia = [1.8513252792660841, 0.02947950948849564]
     history = namespace["history"]
     assert len(history) == 50 and history[0] > julia[0] and history[-1] < julia[1]
@@ -893,8 +973,7 @@ def test_lesson06_the_training_stepper_repeats_trains_first_losses():
 
     xs, ys = four_samples()
     namespace = run_lesson_code(6, "def train(model, steps, lr, zero_grad=True):",
-                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys,
-                                           "model": MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0)})
+                                namespace={"sum_of_squares": sum_of_squares, "xs": xs, "ys": ys, "MLP": MLP})
     stepper = TrainingStepper(MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh", rng=0),
                               xs, ys, loss="sum_of_squares", lr=0.05, accuracy=False)
     records = [stepper.step(redraw=False) for _ in range(5)]
@@ -985,6 +1064,8 @@ def test_lesson07_most_right_points_still_have_loss_and_the_plus_one_points_have
 
 def test_lesson07_a_point_past_the_margin_adds_nothing_and_backward_skips_its_branch():
     claim(7, "such a point contributes nothing to the gradient, and `backward()` skips its whole branch")
+    claim(4, "lesson 7's loss sends one back for every point it already classifies well enough, and `backward()` "
+             "skips that point's whole branch")
     claim(7, "each point left of 1 gets the same push, $1/N$ of the gradient, however far left it sits")
     Recorder.calls.clear()
     w = Value(0.5)
@@ -1589,6 +1670,69 @@ def test_lesson10_the_pytorch_side_of_where_next_trains_and_no_grad_records_noth
     with torch.no_grad():
         p = next(namespace["model"].parameters())
         assert not (p * 2).requires_grad
+
+
+def test_lesson10_the_46_leaves_of_the_fused_step_are_the_parameters_the_targets_and_the_starting_zero():
+    claim(10, "The 46 leaves are the 41 parameters, the 4 targets (each becomes a constant leaf in $p - t$) and the 0 "
+              "that `sum()` starts from. The inputs make no node at all")
+    claim(10, "Per sample there is one `w·x+b` per neuron and one tanh per hidden neuron, then a `-`, a `**2` and a "
+              "`+` into the loss.")
+    claim(10, "the breakdown of the 126 nodes above is your model")
+    model = MLP(3, [4, 4, 1], activation="tanh", rng=0)
+    xs, ys = four_samples()
+    loss = sum_of_squares([model(x) for x in xs], ys)
+    order = topological_order(loss)
+    parameters = {id(p) for p in model.parameters()}
+    others = [node.data for node in order if not node.inputs and id(node) not in parameters]
+    assert len(parameters) == 41 and sorted(others) == sorted([0.0, *ys])  # the targets and the zero, no input
+    ops = collections.Counter(node.op for node in order if node.inputs)
+    assert ops == {"w·x+b": 4 * 9, "tanh": 4 * 8, "-": 4, "**2": 4, "+": 4} and len(order) == 126
+
+
+def test_lesson02_the_drawings_leaves_are_blue_and_its_output_green():
+    import re as re_
+
+    from micrograd.palette import ROLE_COLOURS
+    from micrograd.viz import draw_dot
+
+    claim(2, "The leaves are blue and the output green.")
+    fills = dict(re_.findall(r'(v\d+) \[.*?fillcolor="(#\w+)"', draw_dot(lecture_graph()).source))
+    leaves, output = [fills[f"v{k}"] for k in (0, 1, 3, 5)], fills["v6"]  # a, b, c, f; L (the order of the drawing)
+    assert set(leaves) == {ROLE_COLOURS["input"]} and output == ROLE_COLOURS["output"]
+
+    def rgb(colour):
+        return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+    r, g, b = rgb(ROLE_COLOURS["input"])
+    assert b > r and b > g  # blue the strongest
+    r, g, b = rgb(ROLE_COLOURS["output"])
+    assert g > r and g > b  # green the strongest
+
+
+def test_lesson05_the_package_names_parameters_from_0_as_code_indexes_them():
+    from micrograd.nn import Neuron
+
+    claim(5, "(The package names parameters the way code indexes them, from 0: `w0` is `neuron.w[0]`, the $w_1$ of "
+             "the formula.)")
+    neuron = Neuron(3, activation="tanh", rng=0)
+    names = dict(neuron.named_parameters())
+    assert list(names) == ["w0", "w1", "w2", "b"] and names["w0"] is neuron.w[0] and names["b"] is neuron.b
+
+
+def test_lesson06_adding_the_bias_last_can_differ_in_the_last_digits_only():
+    claim(6, "Code that adds in another order (the bias last, say) can differ in the last of a float's digits, which "
+             "is rounding, not a bug.")
+    rng = random.Random(0)
+    gaps = []
+    for _ in range(200):
+        w, x, b = [rng.uniform(-1, 1) for _ in range(3)], [rng.uniform(-1, 1) for _ in range(3)], rng.uniform(-1, 1)
+        bias_first, bias_last = b, 0.0
+        for wi, xi in zip(w, x):
+            bias_first += wi * xi
+            bias_last += wi * xi
+        bias_last += b
+        gaps.append(abs(bias_first - bias_last))
+    assert any(gaps) and max(gaps) < 1e-15  # some differ, and only in the last digits
 
 
 # == lesson 11 ========================================================================

@@ -1,5 +1,6 @@
 """Lesson 1's checkers: right answers pass, typical mistakes get a useful hint."""
 
+import numpy as np
 import pytest
 
 from micrograd import Value
@@ -122,3 +123,51 @@ def test_slope_at_minus_one_names_a_big_step_and_a_missing_2(answer, words):
 def test_slope_function_names_a_central_difference_over_h_and_an_ignored_h(slope, words):
     verdict = check.slope_function(slope)
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (f(-1 + 1e-3) - f(-1), "the change in f over a step of h = 0.001 (one way), not divided by h"),
+        (f(-1 + 1e-4) - f(-1 - 1e-4), "the change in f over a step of h = 0.0001 (both ways), not divided by h"),
+        ((f(1 + 1e-3) - f(1)) / 1e-3, "the slope at x = 1, not at x = -1"),
+        ((f(-1 + 1e-3) - f(-1)) * 1e-3, "(one way) times h: divide the change by h"),
+        (6 * -1 + 4, "6x + 4 at x = -1"),
+        ((f(0 + 1e-4) - f(0)) / 1e-4, "the slope at x = 0 from the lesson"),
+        (0.0, "flat at -1"),
+    ],
+)
+def test_slope_at_minus_one_names_the_usual_slips_not_a_step(answer, words):
+    """No division by h, the slope at +1, a multiplication by h, 6x + 4: each named, none read as a big step."""
+    verdict = check.slope_at_minus_one(answer)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert "a nudge of h" not in verdict.message
+
+
+@pytest.mark.parametrize(
+    "slope",
+    [
+        lambda f, x, h: (f(x + 1e-6) - f(x - 1e-6)) / 2e-6,  # a central difference with its own h
+        lambda f, x, h: (f(x + 1e-6) - f(x)) / 1e-6,  # a forward difference with its own h
+    ],
+)
+def test_slope_function_refuses_a_step_of_its_own(slope):
+    verdict = check.slope_function(slope)
+    assert verdict.status == "failed" and "nudge by the argument h" in verdict.message, verdict.message
+
+
+def test_slope_function_accepts_a_difference_worked_out_in_float32():
+    def forward(f, x, h):
+        x, h = np.float32(x), np.float32(h)
+        return (f(x + h) - f(x)) / h
+
+    def central(f, x, h):
+        x, h = np.float32(x), np.float32(h)
+        return (f(x + h) - f(x - h)) / (2 * h)
+
+    assert check.slope_function(forward).passed and check.slope_function(central).passed
+
+
+def test_slope_function_names_a_slope_typed_in():
+    verdict = check.slope_function(lambda f, x, h: 6 * x - 4)  # the lesson's f', whatever f is given
+    assert verdict.status == "failed" and "ignores the function it is given" in verdict.message, verdict.message

@@ -286,3 +286,28 @@ def test_a_class_with_its_inputs_in_a_set_is_carried_forward_and_drawn_in_one_or
 
     drawn = {text_graph(lesson_L(garbage)[0]) for garbage in range(0, 40, 7)}
     assert len(drawn) == 1 and "L  data -8.0000" in drawn.pop()
+
+
+def test_too_many_edges_is_not_told_that_a_times_a_uses_a_twice():
+    verdict = check.count_nodes_and_edges(3, 5)
+    assert verdict.status == "failed" and "too many" in verdict.message, verdict.message
+    assert "uses a twice" not in verdict.message
+    verdict = check.count_nodes_and_edges(3, 3)  # a * a counted as one edge: there it is the point
+    assert verdict.status == "failed" and "uses a twice" in verdict.message
+
+
+@pytest.mark.parametrize("shown", ['f"MyValue(data={self.data:g}, grad={self.grad:g})"', 'f"MyValue({self.data:.3f})"',
+                                   'f"<{self.data:.0e}>"'])
+def test_a_repr_that_says_the_number_its_own_way_passes(shown):
+    from build_stubs import VALUE_SOLUTION, load
+
+    cls = load(VALUE_SOLUTION, ('return f"MyValue(data={self.data})"', f"return {shown}"))
+    assert check.my_value(cls).passed
+
+
+def test_a_repr_without_the_number_is_refused():
+    from build_stubs import VALUE_SOLUTION, load
+
+    cls = load(VALUE_SOLUTION, ('return f"MyValue(data={self.data})"', 'return "MyValue(data=40.0)"'))
+    verdict = check.my_value(cls)
+    assert verdict.status == "failed" and "show the data" in verdict.message

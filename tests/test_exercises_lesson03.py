@@ -74,38 +74,53 @@ def test_step_downhill_untouched_is_not_attempted():
     assert check.step_downhill(TODO).status == "not attempted"
 
 
-def test_tanh_local_grad_accepts_one_minus_o_squared():
-    assert check.tanh_local_grad(lambda o: 1 - o**2).passed
-    assert check.tanh_local_grad(lambda o: (1 - o) * (1 + o)).passed
+def test_sigmoid_local_grad_accepts_s_times_one_minus_s():
+    assert check.sigmoid_local_grad(lambda s: s * (1 - s)).passed
+    assert check.sigmoid_local_grad(lambda s: s - s**2).passed
 
 
 @pytest.mark.parametrize(
     "local_grad, words",
     [
-        (lambda o: 1 - o, "1 - o"),
-        (lambda o: 1 - math.tanh(o) ** 2, "tanh to o again"),
-        (lambda o: o**2 - 1, "sign is flipped"),
-        (lambda o: 0.5, "not the slope of tanh"),  # the lesson's one number typed in
-        (lambda o: None, "(NoneType)"),
-        (lambda o: 1 / 0, "ZeroDivisionError"),
+        (lambda s: 1 - s**2, "tanh's slope"),  # the tanh's, which the lesson gives
+        (lambda s: s, "returns s itself"),
+        (lambda s: 1 - s, "one factor of the answer"),
+        (lambda s: s**2 - s, "sign is flipped"),
+        (lambda s: 0.25, "not the slope of the sigmoid"),  # its slope at 0 typed in
+        (lambda s: None, "(NoneType)"),
+        (lambda s: 1 / 0, "ZeroDivisionError"),
     ],
 )
-def test_tanh_local_grad_rejects_typical_mistakes(local_grad, words):
-    verdict = check.tanh_local_grad(local_grad)
+def test_sigmoid_local_grad_rejects_typical_mistakes(local_grad, words):
+    verdict = check.sigmoid_local_grad(local_grad)
     assert verdict.status == "failed"
     assert words in verdict.message
 
 
-def test_tanh_local_grad_needs_the_function_itself():
-    verdict = check.tanh_local_grad(0.5)
+def test_sigmoid_local_grad_needs_the_function_itself():
+    verdict = check.sigmoid_local_grad(0.25)
     assert verdict.status == "failed" and "pass the function itself" in verdict.message
 
 
-def test_tanh_local_grad_untouched_is_not_attempted():
-    def local_grad(o):
+def test_sigmoid_local_grad_untouched_is_not_attempted():
+    def local_grad(s):
         raise NotImplementedError
 
-    assert check.tanh_local_grad(local_grad).status == "not attempted"
+    assert check.sigmoid_local_grad(local_grad).status == "not attempted"
+
+
+def test_the_sigmoid_exercise_asks_what_lesson_3_does_not_print_before_it():
+    """Exercise 3's answer, s(1 - s), is not in the lesson above the exercise (tanh's 1 - o² is, twice)."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parent.parent / "notebooks" / "03_backprop_by_hand.ipynb").read_text())["cells"]
+    texts = ["".join(cell["source"]) for cell in cells]
+    exercise = next(i for i, text in enumerate(texts) if "check.sigmoid_local_grad" in text)
+    before = " ".join(texts[:exercise - 1]).replace(" ", "")
+    assert "sigmoid" not in before and "s(1-s)" not in before and "s*(1-s)" not in before
+    assert "1-o^2" in before  # the tanh's, which the exercise builds on
+
 
 
 # Build it yourself: local derivatives, _backward, and the walk by hand --------

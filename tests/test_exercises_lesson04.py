@@ -3,6 +3,7 @@
 import math
 
 import pytest
+from build_stubs import AUTOGRAD_ITERATIVE, load_lesson4_value
 
 from micrograd import Value
 from micrograd.course import lesson04 as check
@@ -86,12 +87,52 @@ def test_sin_op_untouched_is_not_attempted():
     assert check.sin_op(sin).status == "not attempted"
 
 
-def test_grad_after_three_backwards_matches_the_engine():
-    a = Value(2.0)
+# A my_backward that starts the nodes in between from 0, as the package's backward() does.
+RESETTING = AUTOGRAD_ITERATIVE.replace("    root.grad = 1.0\n",
+                                       "    for node in order:\n        if node._prev:\n            node.grad = 0.0\n"
+                                       "    root.grad = 1.0\n")
+
+
+def three_backwards(cls):
+    a = cls(2.0)
     y = a * a + a
     for _ in range(3):
         y.backward()
-    assert check.grad_after_three_backwards(a.grad).passed
+    return a.grad
+
+
+def test_grad_after_three_backwards_judges_each_engine_by_what_it_computes():
+    mine = load_lesson4_value()
+    assert (three_backwards(Value), three_backwards(mine)) == (15.0, 27.0)  # the worked answer keeps e and d
+    verdict = check.grad_after_three_backwards(three_backwards(Value), three_backwards(mine), mine)
+    assert verdict.passed and "27 on your MyValue" in verdict.message, verdict.message
+    resetting = load_lesson4_value(RESETTING)
+    assert three_backwards(resetting) == 15.0
+    verdict = check.grad_after_three_backwards(15, 15, resetting)
+    assert verdict.passed and "15 on your MyValue too" in verdict.message, verdict.message
+
+
+def test_grad_after_three_backwards_on_mine_27_is_not_blamed_on_the_lecture_alone():
+    """The repro: the learner's own MyValue gives 27; 27 for the package's Value says so, and
+    27 for MyValue is right."""
+    mine = load_lesson4_value()
+    verdict = check.grad_after_three_backwards(27, 27, mine)
+    assert verdict.status == "failed" and verdict.message.startswith("on the package's Value")
+    assert "and your MyValue," in verdict.message and "from 0 on every call" in verdict.message
+    verdict = check.grad_after_three_backwards(15, 15, mine)
+    assert verdict.status == "failed" and verdict.message.startswith("on your MyValue")
+    assert "15 is the package's Value's" in verdict.message
+    verdict = check.grad_after_three_backwards(15, 15, load_lesson4_value(RESETTING))
+    assert verdict.passed
+
+
+def test_grad_after_three_backwards_needs_a_class_with_backward():
+    from micrograd.course.yours import ANSWERS
+
+    namespace = {}
+    exec(ANSWERS["lesson 3: MyValue"], namespace)  # lesson 3's class: no backward() until the given cell runs
+    verdict = check.grad_after_three_backwards(15, 27, namespace["MyValue"])
+    assert verdict.status == "failed" and "'more operations' cell" in verdict.message
 
 
 @pytest.mark.parametrize(
@@ -105,13 +146,15 @@ def test_grad_after_three_backwards_matches_the_engine():
     ],
 )
 def test_grad_after_three_backwards_rejects_wrong_predictions(answer, words):
-    verdict = check.grad_after_three_backwards(answer)
+    verdict = check.grad_after_three_backwards(answer, 27, load_lesson4_value())
     assert verdict.status == "failed"
     assert words in verdict.message
 
 
 def test_grad_after_three_backwards_untouched_is_not_attempted():
-    assert check.grad_after_three_backwards(TODO).status == "not attempted"
+    mine = load_lesson4_value()
+    assert check.grad_after_three_backwards(TODO, TODO, mine).status == "not attempted"
+    assert check.grad_after_three_backwards(15, TODO, mine).status == "not attempted"
 
 
 # Build it yourself: topological order and backward() ------------------------
@@ -293,6 +336,40 @@ def test_a_right_loop_over_an_order_with_a_node_twice_is_told_the_order_lists_it
     assert "reversed(my_topological_order(root))" not in verdict.message
 
 
+RECURSION_THROUGH_BACKWARD = """
+def my_backward(root):
+    root.grad = 1.0
+    root._backward()
+    for child in root._prev:
+        rest(child)
+
+
+def rest(node):
+    node._backward()
+    for child in node._prev:
+        rest(child)
+"""
+
+
+def test_a_recursion_through_backward_is_not_blamed_on_an_order_it_does_not_use():
+    namespace = {}
+    exec(RECURSION_THROUGH_BACKWARD, namespace)
+    verdict = check.my_backward(namespace["my_backward"])
+    assert verdict.status == "failed" and "goes down recursively" in verdict.message, verdict.message
+    assert "my_topological_order must list" not in verdict.message and "the order it walks" not in verdict.message
+
+
+def test_the_note_on_a_recursive_order_points_at_what_lesson_4_has():
+    import json
+    from pathlib import Path
+
+    verdict = check.my_topological_order(functions(AUTOGRAD_SOLUTION)[0])
+    assert verdict.passed and 'under "The package\'s version"' in verdict.message, verdict.message
+    cells = json.loads((Path(__file__).parent.parent / "notebooks" / "04_autograd.ipynb").read_text())["cells"]
+    text = "".join("".join(cell["source"]) for cell in cells)
+    assert "### The package's version" in text and "its recursion written out" in text
+
+
 def test_the_node_a_backward_verdict_names_is_the_node_its_drawing_marks():
     import re
 
@@ -348,7 +425,7 @@ def test_backward_is_also_run_on_the_learners_own_value_class():
 
 @pytest.mark.parametrize("answer, calls", [(27, "three calls"), (14.0, "two calls")])
 def test_grad_after_three_backwards_names_the_lectures_numbers(answer, calls):
-    verdict = check.grad_after_three_backwards(answer)
+    verdict = check.grad_after_three_backwards(answer, 15, load_lesson4_value(RESETTING))
     assert verdict.status == "failed"
     assert "the lecture's code (and micrograd 0.1.0)" in verdict.message and calls in verdict.message
     assert "from 0 on every call" in verdict.message  # what this engine does instead, as the README explains

@@ -28,6 +28,9 @@ def test_parameter_count_accepts_the_layer_formula():
         (lambda nin, nouts: sum(k * m for k, m in _sizes(nin, nouts)), "weights only"),
         (lambda nin, nouts: sum(k * m for k, m in _sizes(nin, nouts)) + len(nouts), "one bias per layer"),
         (lambda nin, nouts: sum((nin + 1) * m for m in nouts), "not per model input"),
+        # 36 on (3, [4, 4, 1]) like the line above, but the last layer left out: told apart on the other shapes
+        (lambda nin, nouts: sum((k + 1) * m for k, m in _sizes(nin, nouts)[:-1]), "the last layer is left out"),
+        (lambda nin, nouts: sum((k + 1) * m for k, m in _sizes(nin, nouts)[1:]), "the first layer is left out"),
         (lambda nin, nouts: 41, "parameter_count(2, [16, 16, 1]) gives 41"),  # the lesson's number typed in
         (lambda nin, nouts: 41.0, "parameter_count(2, [16, 16, 1]) gives 41"),  # a whole float is read as a count
         (lambda nin, nouts: 40.5, "not a whole number"),
@@ -194,6 +197,21 @@ def test_the_lectures_neuron_layer_and_mlp_on_the_lectures_value_pass():
 
     namespace = lecture_micrograd()
     assert check.my_mlp(namespace["MyNeuron"], namespace["MyLayer"], namespace["MyMLP"]).passed
+
+
+def test_my_mlp_wrapping_every_input_as_its_hint_said_is_told_why_the_second_layer_fails():
+    """The repro: MyValue(xi) in the neuron, on a MyValue without number operands, then a layer of MyValues."""
+    from build_stubs import NN_SOLUTION, STEP_SOLUTION, load_nn_on
+
+    verdict = check.my_mlp(*load_nn_on(STEP_SOLUTION, NN_SOLUTION))  # no wrapping: the hint to wrap plain numbers
+    assert verdict.status == "failed" and "xi if isinstance(xi, MyValue) else MyValue(xi)" in verdict.message
+    wrapped = load_nn_on(STEP_SOLUTION, NN_SOLUTION.replace("wi * xi", "wi * MyValue(xi)"))
+    verdict = check.my_mlp(*wrapped)
+    assert verdict.status == "failed" and "puts one inside another" in verdict.message, verdict.message
+    assert "Wrap plain numbers only" in verdict.message and not verdict.message.startswith("your code raised")
+    right = load_nn_on(STEP_SOLUTION, NN_SOLUTION.replace(
+        "wi * xi", "wi * (xi if isinstance(xi, MyValue) else MyValue(xi))"))
+    assert check.my_mlp(*right).passed
 
 
 def test_classes_run_in_a_kernel_without_my_value_are_told_what_to_run_first():

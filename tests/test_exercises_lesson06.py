@@ -300,3 +300,14 @@ def test_a_loop_calling_the_learners_own_zero_grad_is_carried_to_the_lessons_end
     random.seed(0)
     losses = my_train(MyMLP(3, [4, 4, 1]), check._XS, check._YS, 20, 0.05)
     assert MyMLP.zeroed >= 20 and losses[-1] < losses[0]
+
+
+def test_an_update_before_backward_is_named_not_read_as_a_schedule():
+    from build_stubs import TRAIN_SOLUTION, load_train
+
+    zero, backward = "        for p in model.parameters():\n            p.grad = 0.0\n", "        loss.backward()\n"
+    update = "        for p in model.parameters():\n            p.data -= lr * p.grad\n"
+    early = load_train(TRAIN_SOLUTION, (zero + backward + update, update + zero + backward))
+    verdict = check.my_training_loop(early)
+    assert verdict.status == "failed" and "before loss.backward()" in verdict.message, verdict.message
+    assert "schedule" not in verdict.message

@@ -15,7 +15,8 @@ def _quiet(capsys):
     yield  # checkers print their verdict; the tests read the returned one
 
 
-def right_step(model, inputs, y, optimizer):
+def right_step(model, inputs, y, optimizer, batch):
+    inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
     scores = [model(x) for x in inputs]
     loss = losses.hinge(scores, y) + losses.l2(model.parameters(), 1e-4)
     optimizer.zero_grad()
@@ -28,7 +29,8 @@ def test_training_step_accepts_a_right_step():
     assert check.training_step(right_step).passed
 
 
-def no_zero_grad(model, inputs, y, optimizer):
+def no_zero_grad(model, inputs, y, optimizer, batch):
+    inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
     scores = [model(x) for x in inputs]
     loss = losses.hinge(scores, y) + losses.l2(model.parameters(), 1e-4)
     loss.backward()
@@ -36,7 +38,8 @@ def no_zero_grad(model, inputs, y, optimizer):
     return loss
 
 
-def no_l2(model, inputs, y, optimizer):
+def no_l2(model, inputs, y, optimizer, batch):
+    inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
     loss = losses.hinge([model(x) for x in inputs], y)
     optimizer.zero_grad()
     loss.backward()
@@ -44,15 +47,17 @@ def no_l2(model, inputs, y, optimizer):
     return loss
 
 
-def no_update(model, inputs, y, optimizer):
+def no_update(model, inputs, y, optimizer, batch):
+    inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
     loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
     optimizer.zero_grad()
     loss.backward()
     return loss
 
 
-def returns_number(model, inputs, y, optimizer):
-    return right_step(model, inputs, y, optimizer).data
+def returns_number(model, inputs, y, optimizer, batch):
+    inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
+    return right_step(model, inputs, y, optimizer, range(len(inputs))).data
 
 
 @pytest.mark.parametrize(
@@ -62,7 +67,7 @@ def returns_number(model, inputs, y, optimizer):
         (no_l2, "weight-decay"),
         (no_update, "no parameter moved"),
         (returns_number, "return the loss Value"),
-        (lambda model, inputs, y, optimizer: 1 / 0, "ZeroDivisionError"),
+        (lambda model, inputs, y, optimizer, batch: 1 / 0, "ZeroDivisionError"),
         (3.0, "pass the function itself"),
     ],
 )
@@ -73,7 +78,8 @@ def test_training_step_rejects_typical_mistakes(step, words):
 
 
 def test_training_step_untouched_is_not_attempted():
-    def step(model, inputs, y, optimizer):
+    def step(model, inputs, y, optimizer, batch):
+        inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
         raise NotImplementedError
 
     assert check.training_step(step).status == "not attempted"
@@ -117,7 +123,7 @@ def demo_model():
     inputs = [list(map(Value, row)) for row in X]
     optimizer = SGD(model.parameters(), lr=linear_decay(1.0, 0.1, 100))
     for _ in range(100):
-        right_step(model, inputs, y, optimizer)
+        right_step(model, inputs, y, optimizer, range(len(inputs)))  # the lesson's full batch
     return model
 
 
@@ -135,7 +141,8 @@ def test_on_the_lessons_model_a_guess_of_one_and_the_training_accuracy_fail(demo
 
 def step_in_order(order, lr=0.5):
     """A training step whose zero_grad (z), backward (b), step (s) or hand update (m) come in the given order."""
-    def training_step(model, inputs, y, optimizer):
+    def training_step(model, inputs, y, optimizer, batch):
+        inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
         loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
         for move in order:
             if move == "z":
@@ -168,3 +175,62 @@ def test_training_step_accepts_an_update_written_by_hand():
     assert check.training_step(step_in_order("zbm", lr=0.5)).passed
     verdict = check.training_step(step_in_order("zbm", lr=0.1))
     assert verdict.passed and "your own update" in verdict.message and "lr = 0.1" in verdict.message
+
+
+def test_an_uphill_manual_update_is_told_it_goes_uphill_not_to_check_zero_grad():
+    from micrograd import losses
+
+    def step(model, inputs, y, optimizer, batch):
+        inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
+        loss = losses.hinge([model(x) for x in inputs], y) + losses.l2(model.parameters(), 1e-4)
+        optimizer.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data += 0.5 * p.grad  # uphill
+        return loss
+
+    verdict = check.training_step(step)
+    assert verdict.status == "failed" and "uphill" in verdict.message, verdict.message
+    assert "zero_grad" not in verdict.message
+
+
+@pytest.mark.parametrize("points, words", [
+    (lambda inputs, batch: range(len(inputs)), "over all 8 points"),
+    (lambda inputs, batch: range(len(batch)), "over the first 4 points"),
+])
+def test_training_step_on_other_points_than_the_batch_is_told_which(points, words):
+    def step(model, inputs, y, optimizer, batch):
+        chosen = list(points(inputs, batch))
+        loss = (losses.hinge([model(inputs[i]) for i in chosen], [y[i] for i in chosen])
+                + losses.l2(model.parameters(), 1e-4))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    verdict = check.training_step(step)
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_training_step_with_the_batchs_scores_and_every_label_is_told_to_take_the_batchs_labels():
+    def step(model, inputs, y, optimizer, batch):
+        loss = losses.hinge([model(inputs[i]) for i in batch], y) + losses.l2(model.parameters(), 1e-4)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    verdict = check.training_step(step)
+    assert verdict.status == "failed" and "[y[i] for i in batch]" in verdict.message, verdict.message
+
+
+def test_exercise_1_asks_for_what_the_lessons_loop_does_not_show():
+    """The lesson's loop trains on all points; exercise 1 asks for a step on a batch, which no cell above it writes."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parent.parent / "notebooks" / "07_classifier.ipynb").read_text())["cells"]
+    texts = ["".join(cell["source"]) for cell in cells]
+    exercise = next(i for i, text in enumerate(texts) if "check.training_step" in text)
+    assert "def training_step(model, inputs, y, optimizer, batch)" in texts[exercise]
+    assert not any("batch]" in text or "in batch" in text for text in texts[:exercise])

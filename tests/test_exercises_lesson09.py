@@ -44,10 +44,36 @@ def test_subtraction_rejects_a_plain_value_and_someone_elses_op():
 
 
 def test_the_check_puts_value_from_op_back():
-    original = Value.__dict__["from_op"]
+    from micrograd import errors
+
+    original, checks = Value.__dict__["from_op"], errors.custom_op
     check.subtraction(right_sub)
     check.subtraction(unfinished)
-    assert Value.__dict__["from_op"] is original
+    assert Value.__dict__["from_op"] is original and errors.custom_op is checks
+
+
+def test_from_op_taken_earlier_under_another_name_is_from_op():
+    """F = Value.from_op, made before the check runs, still makes the learner's own node."""
+    F = Value.from_op
+    assert check.subtraction(lambda a, b: F(a.data - b.data, (a, b), (1.0, -1.0), "-")).passed
+    assert check.reflected(lambda a, n: F(n - a.data, (a,), (-1.0,), "-"),
+                           lambda a, n: F(n / a.data, (a,), (-n / a.data**2,), "/")).passed
+    verdict = check.subtraction(lambda a, b: F(a.data - b.data, (a, b), (1.0, -1.0), "-") + 0)
+    assert verdict.status == "failed" and "engine's own '+'" in verdict.message
+
+
+@pytest.mark.parametrize(
+    "sub, words",
+    [
+        (lambda a, b: Value.from_op(a.data - b.data, (a, b), (1.0, -1.0)), "takes four arguments"),
+        (lambda a, b: Value.from_op(a.data - b.data, (a, b), (1.0,), "-"), "1 local derivatives"),
+        (lambda a, b: Value.from_op(a.data - b.data, a, (1.0, -1.0), "-"), "as tuples"),
+    ],
+)
+def test_a_wrong_from_op_call_is_named_in_from_ops_words(sub, words):
+    verdict = check.subtraction(sub)
+    assert verdict.status == "failed" and words in verdict.message
+    assert "<locals>" not in verdict.message and "Value.from_op(data, inputs, local_grads, op)" in verdict.message
 
 
 @pytest.mark.parametrize(

@@ -134,3 +134,10 @@ def test_an_array_is_refused_with_its_shape(array):
         with pytest.raises(TypeError) as error:
             attempt()
         assert shape in str(error.value) and "one number" in str(error.value)
+
+
+def test_a_leaf_whose_finite_contributions_add_up_past_a_float_in_one_call_is_named():
+    """The total notices the overflow; the search then has to look at the leaves too (the order has none)."""
+    u, x = Value(1.5e308, label="u"), Value(0.5, label="x")
+    with pytest.raises(OverflowError, match=r"gradient of x = 0\.5 is inf"):
+        (u * x + u * x).backward()

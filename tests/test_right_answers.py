@@ -19,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
-    TRAIN_SOLUTION, VALUE_SOLUTION, load, load_nn, load_nn_on, load_train
-from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, lecture_micrograd
+    TRAIN_SOLUTION, VALUE_SOLUTION, load, load_lesson4_value, load_nn, load_nn_on, load_train
+from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, LectureValue, lecture_micrograd
 from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
                          SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
 from gpt_answers import load as load_gpt_piece
@@ -62,6 +62,11 @@ def key(check):
 def measured_slope(h=1e-6):
     f = lambda x: 3 * x**2 - 4 * x + 5  # noqa: E731
     return (f(-1 + h) - f(-1)) / h
+
+
+def slope_in_float32(f, x, h):
+    x, h = np.float32(x), np.float32(h)  # every step in float32, about 7 digits
+    return (f(x + h) - f(x)) / h
 
 
 def slope_of_g(which, h=1e-7):
@@ -185,12 +190,17 @@ def gradf_other_form(a, b, c):
     return [-3 * a * a - 0.5 / math.sqrt(a), 3 * math.cos(3 * b) + 2.5 * b * math.sqrt(b), c**-2]
 
 
-def three_backwards():
-    a = Value(2.0)
-    y = a * a + a
-    for _ in range(3):
-        y.backward()
-    return (a.grad,)
+def three_backwards(my_value=None):
+    """a.grad after three y.backward(), on the package's Value and on lesson 4's MyValue, run, not typed."""
+    my_value = my_value or load_lesson4_value()
+    grads = []
+    for cls in (Value, my_value):
+        a = cls(2.0)
+        y = a * a + a
+        for _ in range(3):
+            y.backward()
+        grads.append(a.grad)
+    return (*grads, my_value)
 
 
 def lecture_nn():
@@ -222,7 +232,8 @@ def first_update_by_backward():
 
 
 def step_with(order, update=None):
-    def training_step(model, inputs, y, optimizer):
+    def training_step(model, inputs, y, optimizer, batch):
+        inputs, y = [inputs[i] for i in batch], [y[i] for i in batch]  # the batch's points
         if order == "l2 first":
             loss = losses.l2(model.parameters(), 1e-4) + losses.hinge([model(x) for x in inputs], y)
         elif order == "hinge by hand":  # the lecture's max(0, 1 - y·score), averaged, and its L2 sum written out
@@ -272,6 +283,15 @@ def subtraction_numpy(a, b):
 def power_numpy(a, b):
     out = np.power(a.data, b.data)
     return Value.from_op(out, (a, b), (b.data * np.power(a.data, b.data - 1), out * np.log(a.data)), "**")
+
+
+def from_op_by_another_name(which):
+    """The op written with ``F = Value.from_op``, taken before the check runs."""
+    F = Value.from_op
+    if which == "sub":
+        return (lambda a, b: F(a.data - b.data, (a, b), (1.0, -1.0), "-"),)
+    return (lambda a, b: F(a.data**b.data, (a, b), (b.data * a.data ** (b.data - 1),
+                                                     a.data**b.data * math.log(a.data)), "**"),)
 
 
 def reflected_pair(style):
@@ -361,6 +381,7 @@ CATALOGUE = [
                  id="l01-slope-function-nudged-to-the-left"),
     pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: np.float32((f(x + h) - f(x)) / h),), "any function",
                  id="l01-slope-function-np.float32"),
+    pytest.param(lesson01.slope_function, lambda: (slope_in_float32,), "any function", id="l01-slope-function-all-float32"),
     pytest.param(lesson01.two_input_slopes, lambda: (np.float64(-6.0), np.float64(5.25)), "∂g/∂x = -6",
                  id="l01-two-slopes-numpy"),
     pytest.param(lesson01.two_input_slopes, lambda: (slope_of_g("x"), slope_of_g("y")), "∂g/∂y = 5.25",
@@ -368,6 +389,10 @@ CATALOGUE = [
     pytest.param(lesson01.two_input_slopes, lambda: (Fraction(-6), Fraction(21, 4)), "∂g/∂x = -6",
                  id="l01-two-slopes-fractions"),
     # Lesson 2 ----------------------------------------------------------------------------------------
+    pytest.param(lesson02.my_value,
+                 lambda: value_class(('return f"MyValue(data={self.data})"',
+                                      'return f"MyValue(data={self.data:g}, grad={self.grad:g})"')),
+                 "makes graphs", id="l02-value-repr-with-g-format-and-grad"),
     pytest.param(lesson02.my_value, lambda: (load(VALUE_WITH_NUMBERS_AND_MORE_OPS),), "makes graphs",
                  id="l02-value-taking-numbers-with-the-lectures-extra-ops"),
     pytest.param(lesson02.my_value, lambda: value_class(("self._prev = tuple(_children)", "self._prev = list(_children)"),
@@ -418,10 +443,13 @@ CATALOGUE = [
     pytest.param(lesson03.step_downhill, lambda: stepped_L(as_value=True), "lowers L", id="l03-step-L-as-a-value"),
     pytest.param(lesson03.step_downhill, lambda: stepped_L(as_value=False), "lowers L", id="l03-step-L-numpy"),
     pytest.param(lesson03.step_downhill, lambda: (-8.726,), "to 3 decimals", id="l03-step-rounded-as-printed"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: (1 - o) * (1 + o),), "1 - o²",
-                 id="l03-tanh-factored"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: 1 - np.square(o),), "1 - o²", id="l03-tanh-numpy"),
-    pytest.param(lesson03.tanh_local_grad, lambda: (lambda o: np.float32(1 - o**2),), "1 - o²", id="l03-tanh-np.float32"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: s - s * s,), "s(1 - s)", id="l03-sigmoid-expanded"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: np.multiply(s, 1 - s),), "s(1 - s)",
+                 id="l03-sigmoid-numpy"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: np.float32(s * (1 - s)),), "s(1 - s)",
+                 id="l03-sigmoid-np.float32"),
+    pytest.param(lesson03.sigmoid_local_grad, lambda: (lambda s: (1 / s - 1) * s * s,), "s(1 - s)",
+                 id="l03-sigmoid-from-e-to-the-minus-n"),
     # Lesson 4 ----------------------------------------------------------------------------------------
     pytest.param(lesson04.my_topological_order, lambda: functions(AUTOGRAD_ITERATIVE, "my_topological_order"),
                  "every node once", id="l04-topo-iterative"),
@@ -458,8 +486,11 @@ CATALOGUE = [
     pytest.param(lesson04.sin_op, lambda: (lambda x: Value.from_op(np.float32(np.sin(x.data)), (x,),
                                                                    (np.float32(np.cos(x.data)),), "sin"),),
                  "an operation like any other", id="l04-sin-np.float32"),
-    pytest.param(lesson04.grad_after_three_backwards, lambda: (np.float64(15.0),), "dy/da = 5", id="l04-three-numpy"),
-    pytest.param(lesson04.grad_after_three_backwards, three_backwards, "dy/da = 5", id="l04-three-run"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (np.float64(15.0), np.int64(27), load_lesson4_value()),
+                 "dy/da = 5", id="l04-three-numpy"),
+    pytest.param(lesson04.grad_after_three_backwards, three_backwards, "27 on your MyValue", id="l04-three-run"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: three_backwards(LectureValue), "as the lecture's code",
+                 id="l04-three-run-on-the-lectures-class"),
     # Lesson 5 ----------------------------------------------------------------------------------------
     pytest.param(lesson05.my_mlp, lambda: load_nn_on(STEP_WITH_NUMBERS, NN_SOLUTION), "41 parameters",
                  id="l05-nn-on-the-learners-own-value"),
@@ -545,7 +576,11 @@ CATALOGUE = [
     pytest.param(lesson09.subtraction, lambda: (subtraction_numpy,), "passes gradcheck", id="l09-sub-numpy-lists"),
     pytest.param(lesson09.subtraction, lambda: (lambda a, b: Value.from_op(a.data + -b.data, (a, b), (1, -1), "sub"),),
                  "passes gradcheck", id="l09-sub-int-derivatives"),
+    pytest.param(lesson09.subtraction, lambda: from_op_by_another_name("sub"), "passes gradcheck",
+                 id="l09-sub-from-op-by-another-name"),
     pytest.param(lesson09.power, lambda: (power_numpy,), "both local derivatives", id="l09-pow-numpy"),
+    pytest.param(lesson09.power, lambda: from_op_by_another_name("pow"), "both local derivatives",
+                 id="l09-pow-from-op-by-another-name"),
     pytest.param(lesson09.power,
                  lambda: (lambda a, b: Value.from_op(math.exp(b.data * math.log(a.data)), (a, b),
                                                      (b.data / a.data * a.data**b.data,

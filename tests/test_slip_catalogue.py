@@ -22,6 +22,7 @@ from build_stubs import (
     TRAIN_SOLUTION,
     VALUE_SOLUTION,
     load,
+    load_lesson4_value,
     load_nn,
     load_nn_on,
     load_train,
@@ -95,6 +96,7 @@ def lecture_step(*swaps):
 
 STEP_LOOP = "    for k in range(steps):\n" + LOSS
 ZERO = "        for p in model.parameters():\n            p.grad = 0.0\n"
+UPDATE = "        for p in model.parameters():\n            p.data -= lr * p.grad\n"
 
 RECURSIVE_BACKWARD = '''
 def my_backward(root):
@@ -103,6 +105,20 @@ def my_backward(root):
     def go(node):
         for child, local in zip(node._prev, node._local_grads):
             child.grad += local * node.grad
+            go(child)
+
+    go(root)
+'''
+
+# The same recursion through each node's own _backward(), the lecture's step: a node reached by two paths
+# is stepped twice, which a right loop over an order listing it twice would also give.
+RECURSIVE_THROUGH_BACKWARD = '''
+def my_backward(root):
+    root.grad = 1.0
+
+    def go(node):
+        node._backward()
+        for child in node._prev:
             go(child)
 
     go(root)
@@ -269,6 +285,8 @@ CATALOGUE = [
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(RECURSIVE_BACKWARD),
                  "once per path", id="backward-recursive-without-an-order"),
+    pytest.param("backward()", lesson04.my_backward, lambda: backward(RECURSIVE_THROUGH_BACKWARD),
+                 "goes down recursively, calling each node's _backward()", id="backward-recursive-through-backward"),
     pytest.param("backward()", lesson04.my_backward,
                  lambda: backward(AUTOGRAD_SOLUTION, ("child.grad += local * node.grad", "child.grad -= local * node.grad")),
                  "wrong sign", id="backward-subtracts"),
@@ -312,6 +330,9 @@ CATALOGUE = [
                  lambda: load_nn_on(STEP_SOLUTION, NN_SOLUTION),
                  "can't be multiplied by one", id="nn-own-value-without-plain-numbers"),
     pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
+                 lambda: load_nn_on(STEP_SOLUTION, NN_SOLUTION.replace("wi * xi", "wi * MyValue(xi)")),
+                 "puts one inside another", id="nn-wraps-every-input-the-next-layers-too"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
                  lambda: nn(("return outs[0] if len(outs) == 1 else outs", "return outs")),
                  "returns a list holding its one output", id="nn-layer-returns-a-list-for-one-neuron"),
     pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp,
@@ -320,6 +341,9 @@ CATALOGUE = [
     # Lesson 6: the training loop -----------------------------------------------------------------
     pytest.param("training loop", lesson06.my_training_loop, lambda: train((ZERO, "")),
                  "never zeroed", id="train-forgets-zero-grad"),
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: train((ZERO + "        loss.backward()\n" + UPDATE, UPDATE + ZERO + "        loss.backward()\n")),
+                 "before loss.backward() has computed this step's gradients", id="train-updates-before-backward"),
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: train((ZERO, "        model.zero_grad()\n")),
                  "the MyMLP this lesson trains does not", id="train-calls-zero-grad-which-my-mlp-lacks"),
@@ -392,9 +416,9 @@ def lesson_walk(make_walk):
 def lesson7_step(*swaps):
     """Lesson 7's training step (exercise 1) with a line or two changed."""
     source = """
-def training_step(model, inputs, y, optimizer):
-    scores = [model(x) for x in inputs]
-    loss = losses.hinge(scores, y) + losses.l2(model.parameters(), 1e-4)
+def training_step(model, inputs, y, optimizer, batch):
+    scores = [model(inputs[i]) for i in batch]
+    loss = losses.hinge(scores, [y[i] for i in batch]) + losses.l2(model.parameters(), 1e-4)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -431,14 +455,31 @@ ANSWER_SLIPS = [
                  "the lesson's f, not the function it is given", id="l01-slope-function-of-the-lessons-f"),
     pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x + h) - f(x)) * h,),
                  "multiplies the change in f by h", id="l01-slope-function-times-h"),
+    pytest.param(lesson01.slope_at_minus_one, lambda: (lesson_f(-1 + 1e-4) - lesson_f(-1),), "not divided by h",
+                 id="l01-slope-no-division"),
+    pytest.param(lesson01.slope_at_minus_one, lambda: ((lesson_f(1 + 1e-4) - lesson_f(1)) / 1e-4,),
+                 "the slope at x = 1, not at x = -1", id="l01-slope-at-plus-one"),
+    pytest.param(lesson01.slope_at_minus_one, lambda: ((lesson_f(-1 + 1e-4) - lesson_f(-1)) * 1e-4,), "times h",
+                 id="l01-slope-times-h"),
+    pytest.param(lesson01.slope_at_minus_one, lambda: (6 * -1 + 4,), "6x + 4", id="l01-slope-six-x-plus-four"),
+    pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x + 1e-6) - f(x - 1e-6)) / 2e-6,),
+                 "nudge by the argument h", id="l01-slope-function-central-own-h"),
+    pytest.param(lesson01.slope_function, lambda: (lambda f, x, h: (f(x + 1e-6) - f(x)) / 1e-6,),
+                 "nudge by the argument h", id="l01-slope-function-forward-own-h"),
     pytest.param(lesson02.division_local_grads, lambda: ((1 / 3, -2.0),), "is -a/b, which divides by b once",
                  id="l02-division-minus-a-over-b"),
     pytest.param(lesson02.division_local_grads, lambda: (("0.333", "-0.667"),), "written without quotes",
                  id="l02-division-typed-as-text"),
     pytest.param(lesson02.count_nodes_and_edges, lambda: (4, 3), "the two counts swapped",
                  id="l02-count-swapped"),
-    pytest.param(lesson04.grad_after_three_backwards, lambda: (10,), "two backward() calls",
+    pytest.param(lesson02.count_nodes_and_edges, lambda: (3, 5), "5 edges is too many",
+                 id="l02-count-one-edge-too-many"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (10, 27, load_lesson4_value()), "two backward() calls",
                  id="l04-three-counted-two-calls"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (27, 27, load_lesson4_value()),
+                 "and your MyValue, gives after three calls", id="l04-three-mine-for-the-package"),
+    pytest.param(lesson04.grad_after_three_backwards, lambda: (15, 15, load_lesson4_value()),
+                 "15 is the package's Value's", id="l04-three-the-package-for-mine"),
     pytest.param(lesson04.analytic_gradient,
                  lambda: (lambda a, b, c: [c**-2, 3 * math.cos(3 * b) + 2.5 * b**1.5, -3 * a**2 - 0.5 * a**-0.5],),
                  "in another order", id="l04-gradient-partials-reversed"),
@@ -452,16 +493,23 @@ ANSWER_SLIPS = [
                  "L._backward is the node's method", id="l03-walk-bound-methods"),
     pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: [L._backward(), d._backward(), e._backward()]),
                  "the walk holds None", id="l03-walk-of-what-backward-returns"),
+    pytest.param(lesson05.parameter_count,
+                 lambda: (lambda nin, nouts: sum((a + 1) * b for a, b in zip([nin] + nouts[:-1], nouts[:-1])),),
+                 "the last layer is left out", id="l05-count-without-the-last-layer"),
     pytest.param(lesson07.training_step, lambda: lesson7_step(("1e-4", "1e-3")), "weighted by 0.001",
                  id="l07-step-another-weight-decay"),
-    pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, y)", "losses.mse(scores, y)")),
-                 "is it losses.hinge(scores, y) + losses.l2", id="l07-step-another-loss"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("losses.hinge(scores, [y[i] for i in batch])", "losses.mse(scores, [y[i] for i in batch])")),
+                 "is it losses.hinge(scores, labels) + losses.l2", id="l07-step-another-loss"),
     pytest.param(lesson07.training_step,
                  lambda: lesson7_step(("    loss.backward()\n", "    loss.backward()\n    loss.backward()\n")),
                  "backward() ran twice", id="l07-step-backward-twice"),
     pytest.param(lesson07.training_step,
                  lambda: lesson7_step(("    optimizer.step()\n", "    optimizer.step()\n    optimizer.step()\n")),
                  "step() ran 2 times", id="l07-step-step-twice"),
+    pytest.param(lesson07.training_step,
+                 lambda: lesson7_step(("    optimizer.step()\n",
+                                       "    for p in model.parameters():\n        p.data += 0.5 * p.grad\n")),
+                 "uphill, where the loss grows", id="l07-step-manual-update-uphill"),
     pytest.param(lesson07.new_moons_accuracy, lambda: lesson7_accuracy("error rate"), "the error rate",
                  id="l07-accuracy-the-error-rate"),
     pytest.param(lesson09.broken_op, lambda: (lesson09.suspect_function,), "built from the four suspects",

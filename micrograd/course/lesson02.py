@@ -6,6 +6,7 @@ has no graph to backpropagate through.
 """
 
 import math
+import re
 
 from ..engine import Value, topological_order
 from .build import attempt, check_classes, nodes_below, renamed_only, still_stub
@@ -170,7 +171,7 @@ def _check_value_class(cls):
         shown = "None" if shown == "NoneType" else f"a {shown}"
         return failed(f"__repr__ gives {shown}, not text: return the text, e.g. return f\"MyValue(data={{self.data}})\", "
                       "rather than print it")
-    if not isinstance(text, str) or "4.0" not in text or "object at 0x" in text:
+    if not isinstance(text, str) or not _shows(4.0, text) or "object at 0x" in text:
         return failed(f"repr(MyValue(4.0)) is {text!r:.60}; show the data, e.g. MyValue(data=4.0)")
     problem = _extra_ops_problem(cls)
     if problem:
@@ -336,6 +337,11 @@ def _count(root):
     return len(seen), edges
 
 
+def _shows(number, text):
+    """Does text show number, in any of the ways a learner prints one (4.0, 4, 4.000, 4e+00)?"""
+    return any(float(found) == number for found in re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", text))
+
+
 @checker("Exercise 3: nodes and edges of a * a + a")
 def count_nodes_and_edges(nodes, edges):
     for name, answer in (("nodes", nodes), ("edges", edges)):
@@ -363,4 +369,7 @@ def count_nodes_and_edges(nodes, edges):
             return failed(f"{nodes} nodes is too many: a Value is one node, however often it is used, and an "
                           "operation's circle in the drawing is part of the Value it makes")
         return failed(f"{nodes} nodes is too few: count the leaf a and every result an operation made")
+    if edges > want_edges:
+        return failed(f"the {nodes} nodes are right; {edges} edges is too many: an edge is one input of one operation, "
+                      "so count the inputs of each operation and nothing else")
     return failed(f"the {nodes} nodes are right, the edges are not: a * a uses a twice, and each use is an edge")

@@ -20,7 +20,7 @@ from .verdicts import fmt, as_number, checker, close, decimals_kept, failed, num
 
 from .lesson03_step import check_step, data_of, expected_after, step_untouched
 
-__all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "tanh_local_grad"]
+__all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "sigmoid_local_grad"]
 
 
 def _number_problem(name, answer):
@@ -160,26 +160,32 @@ def step_downhill(new_L):
     return failed(f"{new_L:g} is not lower than -8; a step against the gradient (-0.01 × grad on each leaf) should lower L")
 
 
-@checker("Exercise 3: tanh's local derivative from its output")
-def tanh_local_grad(local_grad):
+@checker("Exercise 3: the sigmoid's local derivative from its output")
+def sigmoid_local_grad(local_grad):
+    """local_grad(s) must be dσ/dn written with the output s = σ(n) alone: s · (1 − s)."""
     if not callable(local_grad):
-        return failed(f"pass the function itself (check.tanh_local_grad(local_grad)), not {type(local_grad).__name__}")
-    for n in (0.8813735870195432, -0.3, 0.0, 2.0):
-        o = math.tanh(n)
-        # d tanh(n)/dn = 1 / cosh(n)², an independent form of 1 - tanh(n)²
-        expected = 1.0 / math.cosh(n) ** 2
-        result = local_grad(o)
-        problem = _number_problem(f"local_grad({o:.4f})", result)
+        return failed(f"pass the function itself (check.sigmoid_local_grad(local_grad)), not {type(local_grad).__name__}")
+    for n in (1.2, -0.7, 3.0, 0.0):  # not 0 first: there s = 1 - s = 0.5 hides which one was written
+        s = 1.0 / (1.0 + math.exp(-n))
+        expected = math.exp(-n) / (1.0 + math.exp(-n)) ** 2  # the lesson's form, in n: independent of s(1 - s)
+        result = local_grad(s)
+        problem = _number_problem(f"local_grad({s:.4f})", result)
         if problem:
             return failed(problem)
         result = data_of(result)
         if close(result, expected, 1e-6):  # not tighter: np.float32 keeps about 7 digits
             continue
-        if close(result, 1 - o, 1e-9):
-            return failed("it returns 1 - o; the derivative of tanh is 1 minus o squared")
-        if close(result, 1 - math.tanh(o) ** 2, 1e-9):
-            return failed("it applies tanh to o again; o is already tanh(n), so square o itself")
-        if close(result, o**2 - 1, 1e-9):
-            return failed("its sign is flipped: tanh always rises, so its slope is positive")
-        return failed(f"local_grad({o:.4f}) gives {result!r}, not the slope of tanh at n = {n:g}; hint: write it with o alone")
-    return passed("do/dn = 1 - o²: tanh's slope comes from its own output, no n needed")
+        if close(result, 1 - s * s, 1e-9):
+            return failed("it returns 1 - s², tanh's slope written with tanh's output; the sigmoid's is another "
+                          "function of its output: start from e^(-n) / (1 + e^(-n))² and use 1 + e^(-n) = 1/s")
+        if close(result, s, 1e-9):
+            return failed("it returns s itself: that is how e^n behaves, its own slope; the sigmoid's slope is "
+                          "smaller, and falls to 0 on both sides")
+        if close(result, 1 - s, 1e-9) or close(result, s * s, 1e-9):
+            return failed(f"local_grad({s:.4f}) gives {result:.4g}, one factor of the answer: with 1 + e^(-n) = 1/s, "
+                          "e^(-n) = (1 - s)/s, and the slope is that times s²")
+        if close(result, -expected, 1e-9):
+            return failed("its sign is flipped: the sigmoid always rises, so its slope is positive")
+        return failed(f"local_grad({s:.4f}) gives {result!r}, not the slope of the sigmoid at n = {n:g}; hint: write "
+                      "e^(-n) / (1 + e^(-n))² with s alone, using 1 + e^(-n) = 1/s")
+    return passed("dσ/dn = s(1 - s): like tanh's 1 - o², the sigmoid's slope comes from its own output, no n needed")

@@ -17,7 +17,8 @@ from .verdicts import as_number, checker, close, failed, number_problem, passed
 
 from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
 
-from .lesson04_backward import BackwardRun, backward_problem, on_your_value, walk_order, walked_twice
+from .lesson04_backward import SLIP_MESSAGES, BackwardRun, backward_problem, on_your_value, recurses_through_backward, \
+    walk_order, walked_twice
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
 
@@ -40,7 +41,8 @@ def my_topological_order(topo):
         topo(deep_chain(5000))
     except RecursionError:
         note = (" (It is recursive: on a chain 5 000 nodes deep Python gives up. That is fine for these graphs; "
-                "the lesson's section on deep graphs shows the way round it.)")
+                "the package's topological_order, under \"The package's version\", shows the way round it: its own "
+                "stack in a list.)")
     return passed("every node once, each after its inputs, on a value used twice, a diamond, a node reached "
                   "by two paths and nodes with the same label, no label or the same number" + note)
 
@@ -68,6 +70,13 @@ def my_backward(backward):
     run = failing[0]
     for twice_run in failing:  # before the walk's order is judged: a node walked twice looks out of order too
         twice = walked_twice(twice_run)
+        if twice is not None and recurses_through_backward(backward):
+            name = node_name(twice)
+            return wrong_gradient(
+                f"on {twice_run.graph}: {twice_run.detail()}: {SLIP_MESSAGES['recursion']} {name}, reached by two "
+                f"paths, passes its gradient on twice, the second time with the first share in it again. Walk "
+                "reversed(my_topological_order(root)) once, so that a node passes its gradient on once all of it "
+                "has arrived", twice_run.root, twice_run.expected())
         if twice is not None:
             name = node_name(twice)
             return wrong_gradient(
@@ -237,28 +246,82 @@ def sin_op(sin):
     return passed("sin is now an operation like any other: backward() handles sin(3 * b) by itself")
 
 
-@checker("Exercise 3: a.grad after three backward() calls")
-def grad_after_three_backwards(answer):
-    problem = number_problem(answer, want="the answer is one number, a.grad after the third call")
-    if problem:
-        return failed(problem)
-    answer = as_number(answer)
+def _three_backwards(value_class):
+    """a.grad after y.backward() three times on one graph, y = a*a + a at a = 2, on value_class's engine."""
+    a = value_class(2.0)
+    y = a * a + a
+    for _ in range(3):
+        y.backward()
+    return as_number(a.grad)
+
+
+_RESETS = ("the package's backward() starts the nodes in between from 0 on every call and only the leaves keep "
+           "adding up (the README explains why)")
+
+
+def _package_problem(answer, mine):
+    """What is wrong with a prediction for the package's Value (15), or None."""
     a = 2.0
     once = 2 * a + 1  # dy/da for y = a*a + a
     if close(answer, 3 * once):
-        return passed("each backward() adds dy/da = 5 into a.grad, and a leaf keeps what it has")
+        return None
     if close(answer, 27.0) or close(answer, 14.0):
         calls = "three" if close(answer, 27.0) else "two"
-        return failed(
-            f"{answer:g} is what the lecture's code (and micrograd 0.1.0) gives after {calls} calls: its backward() "
-            "leaves the gradients of the nodes in between from the call before and passes them down again, so the "
-            "a*a node hands a 1, then 2, then 3 times its share (a.grad 5, 14, 27). This engine starts the nodes "
-            "in between from 0 on every call and only the leaves keep adding up (the README explains why): what "
-            "does one call add to a.grad, and what does a leaf keep from the calls before?")
+        yours = ", and your MyValue," if close(mine, 27.0) else ""
+        return (f"{answer:g} is what the lecture's code (and micrograd 0.1.0){yours} gives after {calls} calls: its "
+                "backward() leaves the gradients of the nodes in between from the call before and passes them down "
+                "again, so the a*a node hands a 1, then 2, then 3 times its share (a.grad 5, 14, 27). The answer asked "
+                f"for is the package's Value's: {_RESETS}. What does one call add to a.grad, and what does a leaf "
+                "keep from the calls before?")
     if close(answer, once):
-        return failed(f"{answer:g} is what one backward() leaves in a.grad; what happens to a leaf's grad on the next call?")
+        return f"{answer:g} is what one backward() leaves in a.grad; what happens to a leaf's grad on the next call?"
     if close(answer, 2 * once):
-        return failed(f"{answer:g} is what two backward() calls leave in a.grad; the cell calls it three times")
+        return f"{answer:g} is what two backward() calls leave in a.grad; the cell calls it three times"
     if close(answer, 3 * 2 * a) or close(answer, 2 * a):
-        return failed(f"{answer:g} misses part of y: a appears in a*a (twice) and once more on its own")
-    return failed(f"{answer:g} is not it; hint: work out dy/da once, then think about what backward() does to a leaf's grad")
+        return f"{answer:g} misses part of y: a appears in a*a (twice) and once more on its own"
+    return f"{answer:g} is not it; hint: work out dy/da once, then think about what backward() does to a leaf's grad"
+
+
+def _mine_problem(answer, mine):
+    """What is wrong with a prediction for the learner's MyValue, judged by what it computes, or None."""
+    if close(answer, mine):
+        return None
+    if close(answer, 15.0) and close(mine, 27.0):
+        return ("15 is the package's Value's; your MyValue's backward() is your my_backward, which seeds the root "
+                "and calls each node's _backward(), as the lecture's does: what does the a*a node hold when the "
+                "second call starts, and what does it pass down then?")
+    if close(mine, 27.0) and close(answer, 14.0):
+        return "14 is what your MyValue leaves after two calls; the cell calls y.backward() three times"
+    return (f"{answer:g} is not what your MyValue gives; hint: follow your my_backward through the calls, node by "
+            "node: which gradients does it start from 0, and which keep what the call before left?")
+
+
+@checker("Exercise 3: a.grad after three backward() calls")
+def grad_after_three_backwards(answer, answer_mine, my_value):
+    """``answer`` on the package's Value, ``answer_mine`` on the learner's class ``my_value``, each
+    judged by what that engine computes."""
+    for name, given in (("answer", answer), ("answer_mine", answer_mine)):
+        problem = number_problem(given, f"{name} is", want="each answer is one number, a.grad after the third call")
+        if problem:
+            return failed(problem)
+    if not callable(getattr(my_value, "backward", None)):
+        return failed(f"pass your class, check.grad_after_three_backwards(answer, answer_mine, MyValue), and run the "
+                      f"'more operations' cell above first, which gives it backward(); {type(my_value).__name__} "
+                      "has no backward()")
+    package, mine = _three_backwards(Value), _three_backwards(my_value)
+    answer, answer_mine = as_number(answer), as_number(answer_mine)
+    problem = _package_problem(answer, mine)
+    if problem:
+        return failed(f"on the package's Value: {problem}")
+    problem = _mine_problem(answer_mine, mine)
+    if problem:
+        return failed(f"on your MyValue: {problem}")
+    said = f"{package:g} on the package's Value: each backward() adds dy/da = 5 into a.grad, and a leaf keeps what it has"
+    if close(mine, package):
+        return passed(f"{said}; {mine:g} on your MyValue too: your my_backward starts the nodes in between from 0, "
+                      "as the package's does")
+    if close(mine, 27.0):
+        return passed(f"{said}; {mine:g} on your MyValue, whose my_backward leaves the gradients of the nodes in "
+                      "between from the call before and passes them down again (5, 14, 27), as the lecture's code "
+                      "and micrograd 0.1.0 do")
+    return passed(f"{said}; {mine:g} on your MyValue, as it computes")

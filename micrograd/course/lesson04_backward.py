@@ -63,6 +63,8 @@ SLIP_MESSAGES = {
     "per path": ("a node reached by two paths passes its gradient down once per path, the second time with the "
                  "first share in it again: pass a node's gradient on only once all of it has arrived, walking "
                  "reversed(my_topological_order(root)) once, instead of going down from each node at once"),
+    "recursion": ("your my_backward goes down recursively, calling each node's _backward() as soon as it is "
+                  "reached and then its inputs', with no order, so"),
 }
 
 
@@ -163,6 +165,28 @@ def walked_twice(run):
     replayed = grads(run.root)
     run.restore()
     return twice if all(close(g, r, 1e-9) for g, r in zip(run.got, replayed)) else None
+
+def recurses_through_backward(function):
+    """Does function (or a function it defines or names) call itself and each node's _backward()?
+
+    That backward() goes down from each node at once, along every path, with no order at all: a node
+    reached twice passes its gradient on twice, which looks like an order that lists it twice."""
+    code, names = getattr(function, "__code__", None), getattr(function, "__globals__", {})
+    if code is None:
+        return False
+    codes, seen = [code], set()
+    while codes:
+        code = codes.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        own = set(code.co_names) | set(code.co_freevars) | set(code.co_cellvars)
+        if code.co_name in own and "_backward" in code.co_names:
+            return True
+        codes.extend(const for const in code.co_consts if hasattr(const, "co_name"))
+        codes.extend(names[name].__code__ for name in code.co_names if hasattr(names.get(name), "__code__"))
+    return False
+
 
 def on_your_value(backward):
     """Why backward, right on the checker's nodes, fails on the learner's own MyValue, or None.

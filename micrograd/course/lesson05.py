@@ -70,6 +70,27 @@ def _parameters(obj, name):
     return params, None
 
 
+def _fails_on_its_own_values(neuron_cls, kind):
+    """Why a neuron right on plain numbers fails in a second layer, whose inputs are values of its own class,
+    or None if it takes those too."""
+    try:
+        neuron_cls(3)([kind(v) for v in _X])
+        return None
+    except Exception:
+        pass
+    name = kind.__name__
+    said = (f"MyNeuron takes plain numbers, but not {name}s, and the next layer's inputs are the first layer's "
+            f"outputs, {name}s")
+    try:
+        wrapped = kind(kind(0.5)).data
+    except Exception:
+        wrapped = None
+    if is_value_like(wrapped):  # kind(xi) on a value: a value inside a value
+        return (f"{said}: {name}(xi) puts one inside another, whose .data is then not a number. Wrap plain numbers "
+                f"only, xi if isinstance(xi, {name}) else {name}(xi), or let __mul__ and __add__ take numbers")
+    return f"{said}: multiply each weight by its input as it comes, wrapping only plain numbers"
+
+
 def _plain_number_error(error):
     """Did a learner's value class fail on a plain number operand (x holds floats)?"""
     text = str(error)
@@ -120,8 +141,10 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
             raise
         kind = type(params[0]).__name__
         return failed(f"MyNeuron(3)(x) on x = [2.0, 3.0, -1.0] raised {type(error).__name__}: {error}. The inputs are "
-                      f"plain numbers, and your {kind} can't be multiplied by one: wrap each, {kind}(xi), or let "
-                      f"__mul__ and __add__ take numbers (other = other if isinstance(other, {kind}) else {kind}(other))")
+                      f"plain numbers, and your {kind} can't be multiplied by one: wrap each plain number, "
+                      f"xi if isinstance(xi, {kind}) else {kind}(xi) (the next layer's inputs are {kind}s already), "
+                      f"or let __mul__ and __add__ take numbers (other = other if isinstance(other, {kind}) else "
+                      f"{kind}(other))")
     problem = _value_problem(out, "MyNeuron(3)(x)")
     if problem:
         return failed(problem)
@@ -188,8 +211,15 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
     linear_out = MLP(3, [4, 4, 1], activation="tanh", output_activation=None, rng=0)
     _fill(linear_out.parameters(), offset=5)
     xs, _ = four_samples()
+    kind = type(params[0])
     for x in xs:
-        got = attempt("MyMLP.__call__", lambda: model(x))
+        try:
+            got = attempt("MyMLP.__call__", lambda: model(x))
+        except (AttributeError, TypeError) as error:
+            problem = _fails_on_its_own_values(neuron_cls, kind)
+            if problem is None:
+                raise
+            return failed(f"MyMLP(3, [4, 4, 1])({x}) raised {type(error).__name__}: {error}. {problem}")
         if isinstance(got, (list, tuple)) and len(got) == 1 and is_value_like(got[0]):
             return failed(f"MyMLP(3, [4, 4, 1])({x}) returns a list holding its one output; return the output itself "
                           "when a layer has one neuron (in MyLayer: outs[0] if len(outs) == 1 else outs): the lessons "
@@ -207,29 +237,42 @@ def _check_nn(neuron_cls, layer_cls, mlp_cls):
     return passed("41 parameters, and with the same weights your MLP gives the package's outputs on all four samples")
 
 
+# Ways to count an MLP's parameters wrong, by the sizes, and what each one misses.  A slip is named only
+# when it gives the learner's numbers on every shape tried: on (3, [4, 4, 1]) "no last layer" and "one
+# weight per model input" both give 36.
+_COUNT_SLIPS = (
+    (lambda sizes: sum(a * b for a, b in zip(sizes, sizes[1:])), "the weights only: every neuron also has a bias"),
+    (lambda sizes: sum(a * b for a, b in zip(sizes, sizes[1:])) + len(sizes) - 1,
+     "one bias per layer, but each neuron has its own"),
+    (lambda sizes: sum((sizes[0] + 1) * n for n in sizes[1:]),
+     "a layer's neurons have one weight per output of the layer before, not per model input"),
+    (lambda sizes: sum((a + 1) * b for a, b in zip(sizes[:-1], sizes[1:-1])),
+     "the last layer is left out: count every entry of nouts, the last one too"),
+    (lambda sizes: sum((a + 1) * b for a, b in zip(sizes[1:], sizes[2:])),
+     "the first layer is left out: it takes the nin inputs"),
+)
+
+
 @checker("Exercise 1: parameter_count(nin, nouts)")
 def parameter_count(count):
     if not callable(count):
         return failed(f"pass the function itself (check.parameter_count(parameter_count)), not {type(count).__name__}")
     shapes = [(3, [4, 4, 1]), (2, [16, 16, 1]), (5, [1]), (1, [3, 2])]
+    results = []
     for nin, nouts in shapes:
         result = count(nin, list(nouts))
-        call = f"parameter_count({nin}, {nouts})"
-        problem = _whole_number_problem(f"{call} returns", result)
+        problem = _whole_number_problem(f"parameter_count({nin}, {nouts}) returns", result)
         if problem:
             return failed(problem)
-        result = as_whole_number(result)
+        results.append(as_whole_number(result))
+    for (nin, nouts), result in zip(shapes, results):
         expected = len(MLP(nin, nouts, rng=0).parameters())
         if result == expected:
             continue
-        sizes = [nin] + nouts
-        weights = sum(a * b for a, b in zip(sizes, sizes[1:]))
-        if result == weights:
-            return failed(f"{call} gives {result}, the weights only: every neuron also has a bias")
-        if result == weights + len(nouts):
-            return failed(f"{call} gives {result}: one bias per layer, but each neuron has its own")
-        if result == sum((nin + 1) * n for n in nouts):
-            return failed(f"{call} gives {result}: a layer's neurons have one weight per output of the layer before, not per model input")
+        call = f"parameter_count({nin}, {nouts})"
+        for slip, why in _COUNT_SLIPS:
+            if all(slip([n] + list(o)) == r for (n, o), r in zip(shapes, results)):
+                return failed(f"{call} gives {result}: {why}")
         return failed(f"{call} gives {result}, not the number of parameters; hint: a neuron with k inputs has k weights and a bias")
     return passed("a layer of nout neurons with nin inputs each has (nin + 1) · nout parameters; add them up")
 

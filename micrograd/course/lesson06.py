@@ -122,11 +122,14 @@ def _loop(model, steps, lr, slip=None):
     once = loss_of([model(x) for x in _XS], _YS) if slip == "forward once" else None
     for _ in range(steps):
         loss = once if once is not None else loss_of([model(x) for x in _XS], _YS)
+        early = slip == "update before backward"  # by the gradients of the step before
+        for p in model.parameters() if early else ():
+            p.data -= lr * p.grad
         if slip != "no zero_grad":
             model.zero_grad()
         loss.backward()
         sign = 1.0 if slip == "uphill" else -1.0
-        for p in model.parameters():
+        for p in model.parameters() if not early else ():
             p.data += sign * lr * p.grad
         losses.append(loss.data)
     return losses
@@ -140,6 +143,10 @@ _SLIP_MESSAGES = {
             "as the lecture's loop has it: loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred)). The mean "
             "makes every gradient and step a quarter as big here, and the end of this lesson holds your losses "
             "against the package's loop, which uses the sum, step for step"),
+    "update before backward": ("each step moves the parameters before loss.backward() has computed this step's "
+                               "gradients, so it follows the gradients of the step before, and the first step moves by "
+                               "whatever .grad held before the loop: forward, loss, zero the gradients, backward, "
+                               "and only then the update"),
     "forward once": ("the loss is the same number at every step although the parameters move: the forward pass and "
                      "the loss are computed once, before the loop. Compute them inside the loop, on the updated "
                      "parameters, at the start of every step"),

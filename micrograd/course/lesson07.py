@@ -1,8 +1,8 @@
-"""Checkers for lesson 7, a real classifier: one training step, and accuracy on new points.
+"""Checkers for lesson 7, a real classifier: one training step on a batch, and accuracy on new points.
 
-The training step is checked by running it side by side with a step built
-here from the package's own pieces, on two identical small models, and
-comparing every parameter afterwards.  Accuracy is counted here from the
+The training step (on a mini-batch, which the lesson's full-batch loop does not show) is checked by
+running it side by side with a step built here from the package's own pieces, on two identical small
+models and the same batch, and comparing every parameter afterwards.  Accuracy is counted here from the
 signs of the model's scores, not with ``micrograd.metrics``.
 
 The new points of exercise 2 are drawn with three times the training noise:
@@ -27,13 +27,18 @@ NEW_MOONS_SEED = 7  # points the model never trained on
 NEW_MOONS_NOISE = 0.3  # three times the demo's 0.1: the moons of exercise 2 are messier than the training ones
 
 
-def _reference_step(model, inputs, y, optimizer):
-    scores = [model(x) for x in inputs]
-    loss = losses.hinge(scores, y) + losses.l2(model.parameters(), L2_ALPHA)
+def _reference_step(model, inputs, y, optimizer, batch):
+    scores = [model(inputs[i]) for i in batch]
+    loss = losses.hinge(scores, [y[i] for i in batch]) + losses.l2(model.parameters(), L2_ALPHA)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
     return loss
+
+
+# The points of the toy problem a step trains on: half of them, neither the first half nor in order, so a
+# step that ignores the batch, or takes the first points, or the batch's points with every label, shows.
+_BATCH = (6, 1, 3, 4)
 
 
 def _toy_problem():
@@ -44,6 +49,24 @@ def _toy_problem():
         p.grad = 0.5 - 0.1 * (i % 7)  # left over from an earlier step: a right step clears them
     inputs = [list(map(Value, row)) for row in X]
     return model, copy.deepcopy(model), inputs, y
+
+
+def _loss_on(model, inputs, y, indices):
+    """The step's loss on the points ``indices``, on a copy of model (nothing of model changes)."""
+    model = copy.deepcopy(model)
+    return (losses.hinge([model(inputs[i]) for i in indices], [y[i] for i in indices])
+            + losses.l2(model.parameters(), L2_ALPHA)).data
+
+
+def _batch_problem(loss, before_model, inputs, y):
+    """Why a step's loss is not the batch's, when it is the loss of other points, else None."""
+    if close(loss, _loss_on(before_model, inputs, y, range(len(inputs))), 1e-9):
+        return (f"the loss is over all {len(inputs)} points, not the {len(_BATCH)} the batch names: score only "
+                "inputs[i] for i in batch, against y[i] for i in batch")
+    if close(loss, _loss_on(before_model, inputs, y, range(len(_BATCH))), 1e-9):
+        return (f"the loss is over the first {len(_BATCH)} points; the batch names others: inputs[i] for i in "
+                "batch, and their labels y[i]")
+    return None
 
 
 class _WatchedSGD(SGD):
@@ -74,16 +97,22 @@ def _uniform_rate(moved, grads):
     return c if c > 0 and all(abs(r - c) <= 1e-9 * max(1.0, abs(c)) for r in rates) else None
 
 
-@checker("Exercise 1: one training step")
+@checker("Exercise 1: one training step on a batch")
 def training_step(step):
     if not callable(step):
         return failed(f"pass the function itself (check.training_step(training_step)), not {type(step).__name__}")
     mine, theirs, inputs, y = _toy_problem()
+    untouched = copy.deepcopy(theirs)
     before = [p.data for p in theirs.parameters()]
     stale = [p.grad for p in theirs.parameters()]
     optimizer = _WatchedSGD(theirs.parameters(), lr=_LR)
-    loss = step(theirs, inputs, y, optimizer)
-    expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=_LR))
+    try:
+        loss = step(theirs, inputs, y, optimizer, list(_BATCH))
+    except ValueError as error:
+        if "predictions but" not in str(error):
+            raise
+        return failed(f"the loss got {error}: the batch's scores go with the batch's labels, [y[i] for i in batch]")
+    expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=_LR), _BATCH)
     after = [p.data for p in theirs.parameters()]
     if not isinstance(loss, Value):
         return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
@@ -98,6 +127,9 @@ def training_step(step):
         return failed("no parameter moved: after backward(), update them with optimizer.step(), which moves each "
                       "parameter by -lr × its gradient")
     if not close(loss.data, expected.data, 1e-9):
+        problem = _batch_problem(loss.data, untouched, inputs, y)
+        if problem:
+            return failed(problem)
         l2_term = L2_ALPHA * sum(b * b for b in before)
         if close(loss.data, expected.data - l2_term, 1e-9):
             return failed("the loss lacks the weight-decay term: add losses.l2(model.parameters(), 1e-4) to the hinge loss")
@@ -105,10 +137,12 @@ def training_step(step):
             if close(loss.data, expected.data + (alpha / L2_ALPHA - 1) * l2_term, 1e-9):
                 return failed(f"the weight-decay term is weighted by {alpha:g}; the demo's is {L2_ALPHA:g}: "
                               f"losses.l2(model.parameters(), {L2_ALPHA:g})")
-        return failed(f"its loss is {loss.data:.6g}, the scores' hinge loss plus the L2 term is {expected.data:.6g}: is "
-                      f"it losses.hinge(scores, y) + losses.l2(model.parameters(), {L2_ALPHA:g}), measured before the update?")
+        return failed(f"its loss is {loss.data:.6g}, the batch's hinge loss plus the L2 term is {expected.data:.6g}: is "
+                      f"it losses.hinge(scores, labels) + losses.l2(model.parameters(), {L2_ALPHA:g}), on the batch's "
+                      "points, measured before the update?")
     if all(close(a, b, 1e-9) for a, b in zip(after, (p.data for p in mine.parameters()))):
-        return passed("forward, loss, zero_grad, backward, step: the whole loop in five lines")
+        return passed("forward on the batch, loss, zero_grad, backward, step: the whole loop in five lines, on "
+                      "as many points as you give it")
     right_grads = [p.grad for p in mine.parameters()]
     grads = [p.grad for p in theirs.parameters()]
     moved = [a - b for a, b in zip(after, before)]
@@ -122,6 +156,11 @@ def training_step(step):
             return failed(f"every parameter moved by {rate:g} × its gradient, though the optimiser's lr is {_LR:g}: "
                           "step() made the update and something else moved the parameters too (an update by hand?). "
                           "Update once: optimizer.step() alone")
+        uphill = _uniform_rate([-m for m in moved], grads)
+        if uphill is not None:  # p.data += lr * p.grad: the right gradients, followed the wrong way
+            return failed(f"the gradients are right, but every parameter moved by +{uphill:g} × its gradient: uphill, "
+                          "where the loss grows. A step goes against the gradient: p.data -= lr * p.grad, as "
+                          "optimizer.step() does")
         if rate is not None:  # an update written out by hand, p.data -= lr * p.grad
             return passed(f"forward, loss, zero_grad, backward, and your own update p.data -= lr * p.grad with lr = "
                           f"{rate:g}. The optimiser given has lr = {_LR:g}; optimizer.step() makes the same update "

@@ -6,13 +6,15 @@ float arithmetic, and its gradients against finite differences
 the right one at a lucky point.  The repairs must be the learner's own: the
 result has to be a node made by ``Value.from_op`` (the engine's built-in
 ``a - b``, ``n - a`` or ``a ** b`` would pass every numeric test while the
-learner wrote no local derivative), which the check sees by watching
-``Value.from_op`` while it runs the learner's function.
+learner wrote no local derivative), which the check sees by watching what
+``Value.from_op`` makes while it runs the learner's function.
 """
 
 import contextlib
 import math
+import traceback
 
+from .. import errors
 from ..engine import Value
 from ..gradcheck import gradcheck
 from .verdicts import checker, failed, passed
@@ -33,20 +35,43 @@ def _at(names, point):
 
 @contextlib.contextmanager
 def _watching_from_op():
-    """The nodes ``Value.from_op`` makes while the block runs (the method itself is restored after)."""
+    """The local derivatives of every node ``Value.from_op`` makes while the block runs.
+
+    Watched where ``from_op`` checks its arguments (``errors.custom_op``), not by replacing
+    ``from_op`` itself: a learner may have taken the method earlier (``F = Value.from_op``),
+    and a wrong call should fail in ``from_op``'s own words.  A node is from_op's if its
+    ``local_grads`` is one of these tuples (the very object, not an equal one)."""
     made = []
-    original = Value.__dict__["from_op"]
+    original = errors.custom_op
 
-    def from_op(cls, data, inputs, local_grads, op):
-        node = original.__func__(cls, data, inputs, local_grads, op)
-        made.append(node)
-        return node
+    def custom_op(*args, **kwargs):
+        checked = original(*args, **kwargs)
+        made.append(checked[2])
+        return checked
 
-    Value.from_op = classmethod(from_op)
+    errors.custom_op = custom_op
     try:
         yield made
     finally:
-        Value.from_op = original
+        errors.custom_op = original
+
+
+_FROM_OP = "Value.from_op(data, (a, b), (local_a, local_b), op)"
+
+
+def _from_op_problem(error):
+    """What a learner's call of Value.from_op got wrong, from the error it raised (None if not from there)."""
+    frames = [frame.name for frame in traceback.extract_tb(error.__traceback__)]
+    if "from_op()" in str(error):  # the call itself: arguments missing or too many
+        return (f"Value.from_op(data, inputs, local_grads, op) takes four arguments: the output's number, "
+                f"a tuple of the inputs, a tuple with one local derivative per input, and the op's name, "
+                f"e.g. {_FROM_OP}")
+    if "from_op" not in frames:
+        return None
+    if isinstance(error, ValueError):  # the engine's own words: one local derivative per input
+        return f"Value.from_op(data, inputs, local_grads, op) refused them: {error}"
+    return (f"Value.from_op(data, inputs, local_grads, op) wants the inputs and their local derivatives as tuples, "
+            f"even for a single input, e.g. {_FROM_OP} or Value.from_op(data, (a,), (local_a,), op)")
 
 
 def _not_from_op(out):
@@ -73,7 +98,13 @@ def _problem(op, reference, points, names, hints, forward_hint=None):
     forward_hint = forward_hint or "get the forward value right first; gradcheck cannot catch it"
     for point in points:
         with _watching_from_op() as made:
-            out = op(*[Value(x) for x in point])
+            try:
+                out = op(*[Value(x) for x in point])
+            except (TypeError, ValueError) as error:
+                problem = _from_op_problem(error)
+                if problem is None:
+                    raise
+                return problem
         if not isinstance(out, Value):
             return (
                 f"it returned {type(out).__name__} {out!r}, not a Value; hint: build the result with "
@@ -85,7 +116,7 @@ def _problem(op, reference, points, names, hints, forward_hint=None):
                 f"at {_at(names, point)} it computes {_fmt(out.data)}, but the answer is "
                 f"{_fmt(expected)}; hint: {forward_hint}"
             )
-        if not any(node is out for node in made):
+        if not any(out.local_grads is local_grads for local_grads in made):
             return _not_from_op(out)
         report = gradcheck(op, point, names=names)
         if not report.ok:
