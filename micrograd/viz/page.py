@@ -106,7 +106,10 @@ class SideBySide:
         return self.html
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        return {"text/html": self.html, "image/svg+xml": self.svg, DOT_MIME: self.dot}
+        return {"text/html": self.html, "image/svg+xml": self.svg, DOT_MIME: self.dot, "text/plain": repr(self)}
+
+    def __repr__(self):  # what a notebook stores as text: no memory address, the same on every run
+        return f"<{self.dot.count('digraph')} drawings side by side>"
 
 
 _CAPTION_PX = 22
