@@ -6,7 +6,11 @@ import pytest
 from run_twice import differences, notebook_of
 
 
+# Lesson 8 trains for 8 epochs; 2 show as well whether its training cell starts afresh each time it runs.
+SHORTER = {8: [("EPOCHS, BATCH_SIZE = 8, 16", "EPOCHS, BATCH_SIZE = 2, 16")]}
+
+
 @pytest.mark.parametrize("lesson", (8, 10), ids=lambda lesson: f"lesson{lesson:02d}")
 def test_every_cell_prints_the_same_when_run_again(lesson, tmp_path):
     notebook = notebook_of(lesson)
-    assert differences(notebook, tmp_path) == [], f"{notebook.name}: cells that change when run again"
+    assert differences(notebook, tmp_path, SHORTER.get(lesson, ())) == [], f"{notebook.name}: cells that change when run again"

@@ -878,7 +878,7 @@ def test_a_model_whose_layers_always_return_lists_has_one_output_per_sample():
             random.seed(0)
             model = lecture_nn(LectureValue, layers_return_lists=lists)["MyMLP"](2, [4, 1])
             stepper = TrainingStepper(model, X, y, loss=loss, lr=0.05)  # 2-D: the boundary is drawn too
-            stepper.run(3)
+            stepper.run(2)
             steppers.append(stepper)
     listed, unwrapped = steppers[:2], steppers[2:]
     for a, b in zip(listed, unwrapped):
