@@ -37,7 +37,7 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 		echo "Creating $(VENV) with $(PYTHON)" && \
 		$(PYTHON) -m venv $(VENV); \
 	fi
-	$(VENV_PYTHON) -m pip install --quiet --no-compile -c constraints.txt -e '.[notebooks,test,site]'
+	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
