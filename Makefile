@@ -37,7 +37,9 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 		echo "Creating $(VENV) with $(PYTHON)" && \
 		$(PYTHON) -m venv $(VENV); \
 	fi
-	$(VENV_PYTHON) -m pip install --quiet -c constraints.txt -e '.[notebooks,test,site]'
+	@# uv installs the versions constraints.txt pins, as pip would, in a fraction of pip's time.
+	$(VENV_PYTHON) -m pip install --quiet 'uv==0.13.9'
+	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) --compile-bytecode -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
