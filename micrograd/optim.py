@@ -165,10 +165,12 @@ class Adam(Optimizer):
         # Bias correction: the moments start at zero and would be too small early on.
         correction1 = 1.0 - beta1**t
         correction2 = 1.0 - beta2**t
+        m, v, decay, eps, sqrt = self.m, self.v, self.weight_decay, self.eps, math.sqrt  # looked up once, not per parameter
+        keep1, keep2 = 1.0 - beta1, 1.0 - beta2
         for i, p in enumerate(self.parameters):
-            g = p.grad + self.weight_decay * p.data
-            self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g
-            self.v[i] = beta2 * self.v[i] + (1.0 - beta2) * g * g
-            m_hat = self.m[i] / correction1
-            v_hat = self.v[i] / correction2
-            p.data -= lr * m_hat / (math.sqrt(v_hat) + self.eps)
+            g = p.grad + decay * p.data
+            m[i] = beta1 * m[i] + keep1 * g
+            v[i] = beta2 * v[i] + keep2 * g * g
+            m_hat = m[i] / correction1
+            v_hat = v[i] / correction2
+            p.data -= lr * m_hat / (sqrt(v_hat) + eps)
