@@ -15,6 +15,10 @@ and so is the sum of its exps.  The sums are added up in microgpt's order, so th
 are microgpt's, up to a last bit of rounding where a chain of nodes becomes one; the graph
 has several times fewer nodes.
 
+Each building block, and the model, takes an optional ``tape`` (``micrograd.tape.Tape``) and
+records on it every node it makes, in the order made: the training step's backward runs over
+that record instead of walking the graph.
+
     >>> from micrograd.gpt import GPT
     >>> model = GPT(vocab_size=27, rng=42)
     >>> len(model.parameters())
@@ -49,7 +53,7 @@ def linear(x, w):
     return _linear(x, [tuple(row) for row in w], _numbers(w))
 
 
-def _linear(x, rows, rows_data):
+def _linear(x, rows, rows_data, tape=None):
     """``linear`` for rows given as tuples, with their numbers read beforehand: the model reads
     its weights once per document, not once per position."""
     x = tuple(x)
@@ -60,6 +64,8 @@ def _linear(x, rows, rows_data):
         for wi, xi in zip(w_data, x_data):
             total += wi * xi
         out.append(result_node(total, row + x, x_data + w_data, "w·x"))  # the node engine.dot makes
+    if tape is not None:
+        tape.record(out)
     return out
 
 
@@ -67,7 +73,7 @@ def _numbers(matrix):
     return [tuple([w.data for w in row]) for row in matrix]
 
 
-def rmsnorm(x):
+def rmsnorm(x, tape=None):
     """microgpt's RMSNorm, without a learnable gain: ``x / sqrt(mean(x²) + 1e-5)``.
 
     ``ms = sum(xi * xi) / len(x)`` is one ``dot`` node of x with itself, then a scaling;
@@ -80,10 +86,13 @@ def rmsnorm(x):
     shifted = ms.data + RMS_EPS
     scale = result_node(shifted**-0.5, (ms,), (-0.5 * shifted**-1.5,), "(·+1e-5)**-0.5")
     s = scale.data
-    return [result_node(d * s, (xi, scale), (s, d), "*") for xi, d in zip(x, x_data)]
+    out = [result_node(d * s, (xi, scale), (s, d), "*") for xi, d in zip(x, x_data)]
+    if tape is not None:
+        tape.record([square_sum, ms, scale, *out])
+    return out
 
 
-def softmax(logits):
+def softmax(logits, tape=None):
     """microgpt's softmax: ``exp(z - max)``, their sum, each divided by the sum.
 
     ``exp(z - max)`` is one node (max is a number, as in microgpt, so no gradient flows
@@ -99,10 +108,13 @@ def softmax(logits):
     total = result_node(total, tuple(exps), (1.0,) * len(exps), "+")
     inverse = total.data**-1  # e / total as microgpt's Value computes it: e * total**-1
     d_total = -(total.data**-2)
-    return [result_node(e.data * inverse, (e, total), (inverse, e.data * d_total), "/") for e in exps]
+    out = [result_node(e.data * inverse, (e, total), (inverse, e.data * d_total), "/") for e in exps]
+    if tape is not None:
+        tape.record([*exps, total, *out])
+    return out
 
 
-def attention_head(q_h, k_h, v_h):
+def attention_head(q_h, k_h, v_h, tape=None):
     """One head at one position: ``(head's output, attention weights)``.
 
     microgpt's three lines: a score ``q_h · k_t / sqrt(head_dim)`` per cached key t (one
@@ -112,16 +124,21 @@ def attention_head(q_h, k_h, v_h):
     """
     head_dim = len(q_h)
     inverse_scale = (head_dim**0.5) ** -1
-    scores = []
+    made, scores = [], []
     for key in k_h:
         score = fused_dot(q_h, key, [k.data for k in key])
         scores.append(result_node(score.data * inverse_scale, (score,), (inverse_scale,), "/√d"))
-    weights = softmax(scores)
+        made += (score, scores[-1])
+    if tape is not None:
+        tape.record(made)
+    weights = softmax(scores, tape)
     weight_data = [w.data for w in weights]
     out = []
     for j in range(head_dim):
         column = [v[j] for v in v_h]
         out.append(fused_dot(weights, column, [v.data for v in column]))
+    if tape is not None:
+        tape.record(out)
     return out, weight_data
 
 
@@ -212,12 +229,15 @@ class GPT(Module):
         """An empty ``KVCache``, for a new document."""
         return KVCache(self.n_layer, self.n_head)
 
-    def __call__(self, tokens):
-        """Logits for every position of ``tokens`` (token ids, at most ``block_size``)."""
+    def __call__(self, tokens, tape=None):
+        """Logits for every position of ``tokens`` (token ids, at most ``block_size``).
+
+        ``tape``: a ``micrograd.tape.Tape`` to record every node made on, for its faster
+        ``backward`` (``gpt_training.train_step`` uses one)."""
         tokens = self._checked_tokens(tokens)
         cache = self.new_cache()
         numbers = self._weight_numbers()  # read once for all the positions
-        logits = [self._forward(token_id, pos_id, cache, numbers) for pos_id, token_id in enumerate(tokens)]
+        logits = [self._forward(token_id, pos_id, cache, numbers, tape) for pos_id, token_id in enumerate(tokens)]
         self.attention = cache.attention
         return logits
 
@@ -237,21 +257,22 @@ class GPT(Module):
     def _weight_numbers(self):
         return {name: _numbers(rows) for name, rows in self._rows.items()}
 
-    def _forward(self, token_id, pos_id, cache, numbers):
+    def _forward(self, token_id, pos_id, cache, numbers, tape=None):
         rows = self._rows
+        record = _unrecorded if tape is None else tape.record
 
         def linear(x, name):
-            return _linear(x, rows[name], numbers[name])
+            return _linear(x, rows[name], numbers[name], tape)
 
         tok_emb = self._state["wte"][token_id]
         pos_emb = self._state["wpe"][pos_id]
-        x = [t + p for t, p in zip(tok_emb, pos_emb)]  # joint token and position embedding
-        x = rmsnorm(x)
+        x = record([t + p for t, p in zip(tok_emb, pos_emb)])  # joint token and position embedding
+        x = rmsnorm(x, tape)
         head_dim = self.head_dim
         for li in range(self.n_layer):
             # 1) multi-head attention
             x_residual = x
-            x = rmsnorm(x)
+            x = rmsnorm(x, tape)
             q = linear(x, f"layer{li}.attn_wq")
             k = linear(x, f"layer{li}.attn_wk")
             v = linear(x, f"layer{li}.attn_wv")
@@ -261,18 +282,18 @@ class GPT(Module):
             x_attn = []
             for h in range(self.n_head):
                 hs, he = h * head_dim, (h + 1) * head_dim
-                head_out, weights = attention_head(q[hs:he], [ki[hs:he] for ki in keys], [vi[hs:he] for vi in values])
+                head_out, weights = attention_head(q[hs:he], [ki[hs:he] for ki in keys], [vi[hs:he] for vi in values], tape)
                 x_attn.extend(head_out)
                 cache.attention[li][h].append(weights)
             x = linear(x_attn, f"layer{li}.attn_wo")
-            x = [a + b for a, b in zip(x, x_residual)]
+            x = record([a + b for a, b in zip(x, x_residual)])
             # 2) MLP
             x_residual = x
-            x = rmsnorm(x)
+            x = rmsnorm(x, tape)
             x = linear(x, f"layer{li}.mlp_fc1")
-            x = [xi.relu() for xi in x]
+            x = record([xi.relu() for xi in x])
             x = linear(x, f"layer{li}.mlp_fc2")
-            x = [a + b for a, b in zip(x, x_residual)]
+            x = record([a + b for a, b in zip(x, x_residual)])
         return linear(x, "lm_head")
 
     def _checked_token(self, token_id):
@@ -301,6 +322,10 @@ class GPT(Module):
     def __repr__(self):
         return (f"GPT(vocab_size={self.vocab_size}, block_size={self.block_size}, n_embd={self.n_embd}, "
                 f"n_head={self.n_head}, n_layer={self.n_layer}): {len(self._params):,} parameters")
+
+
+def _unrecorded(nodes):
+    return nodes
 
 
 # -- sampling ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import numbers
 
 from .losses import fused_cross_entropy
 from .optim import Adam, linear_decay
+from .tape import Tape
 
 __all__ = ["MICROGPT_ADAM", "microgpt_adam", "document_loss", "train_step", "train", "cycle_collector_paused"]
 
@@ -39,24 +40,37 @@ def microgpt_adam(parameters, num_steps):
     return Adam(parameters, **settings)
 
 
-def document_loss(model, tokens):
+def document_loss(model, tokens, tape=None):
     """microgpt's loss on one document, ``tokens = [BOS, ..., BOS]``: the mean over positions
-    0..n-1 of the cross-entropy of the next token, ``n = min(block_size, len(tokens) - 1)``."""
+    0..n-1 of the cross-entropy of the next token, ``n = min(block_size, len(tokens) - 1)``.
+
+    ``tape``: a ``Tape`` the model and the loss record every node on (``train_step``'s)."""
     tokens = list(tokens)
     if len(tokens) < 2:
         raise ValueError(f"a document needs at least two tokens ([BOS, BOS] at the least) to predict one, got {tokens!r}")
     n = min(model.block_size, len(tokens) - 1)
-    logits = model(tokens[:n])
-    losses = [fused_cross_entropy(logits[pos_id], tokens[pos_id + 1]) for pos_id in range(n)]
-    return (1 / n) * sum(losses)  # the final average loss over the document
+    logits = model(tokens[:n]) if tape is None else model(tokens[:n], tape=tape)
+    made = [fused_cross_entropy(logits[pos_id], tokens[pos_id + 1]) for pos_id in range(n)]
+    total = made[0]
+    for loss_t in made[1:n]:  # microgpt's sum(losses), without its first 0 + (the same numbers)
+        total = total + loss_t
+        made.append(total)
+    made.append((1 / n) * total)  # the final average loss over the document
+    if tape is not None:
+        tape.record(made)
+    return made[-1]
 
 
 def train_step(model, optimizer, tokens):
-    """One step on one document: loss, backward, the optimiser's step.  Returns the loss (a float)."""
+    """One step on one document: loss, backward, the optimiser's step.  Returns the loss (a float).
+
+    The backward runs over a ``Tape`` the forward pass recorded: ``loss.backward()``'s
+    gradients (within rounding) without its walk of the graph."""
     with cycle_collector_paused():
-        loss = document_loss(model, tokens)
+        tape = Tape()
+        loss = document_loss(model, tokens, tape)
         optimizer.zero_grad()
-        loss.backward()
+        tape.backward(loss, leaves=model.parameters())
         optimizer.step()
         return loss.data
 

@@ -168,9 +168,9 @@ class Adam(Optimizer):
         m, v, decay, eps, sqrt = self.m, self.v, self.weight_decay, self.eps, math.sqrt  # looked up once, not per parameter
         keep1, keep2 = 1.0 - beta1, 1.0 - beta2
         for i, p in enumerate(self.parameters):
-            g = p.grad + decay * p.data
-            m[i] = beta1 * m[i] + keep1 * g
-            v[i] = beta2 * v[i] + keep2 * g * g
-            m_hat = m[i] / correction1
-            v_hat = v[i] / correction2
+            g = p.grad + decay * p.data if decay else p.grad
+            m[i] = m_i = beta1 * m[i] + keep1 * g  # each moment read and written once
+            v[i] = v_i = beta2 * v[i] + keep2 * g * g
+            m_hat = m_i / correction1
+            v_hat = v_i / correction2
             p.data -= lr * m_hat / (sqrt(v_hat) + eps)

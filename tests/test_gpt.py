@@ -387,7 +387,7 @@ def test_a_step_pauses_the_cycle_collector_and_leaves_it_as_it_was(enabled, monk
     model, tokens = _tiny_model_and_tokens()
     optimizer = microgpt_adam(model.parameters(), 10)
     seen, forward = [], GPT.__call__
-    monkeypatch.setattr(GPT, "__call__", lambda self, tokens: seen.append(gc.isenabled()) or forward(self, tokens))
+    monkeypatch.setattr(GPT, "__call__", lambda self, tokens, tape=None: seen.append(gc.isenabled()) or forward(self, tokens, tape))
     was = gc.isenabled()
     try:
         (gc.enable if enabled else gc.disable)()
