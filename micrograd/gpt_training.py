@@ -72,7 +72,11 @@ def train_step(model, optimizer, tokens):
         optimizer.zero_grad()
         tape.backward(loss, leaves=model.parameters())
         optimizer.step()
-        return loss.data
+        loss_number = loss.data
+        # Freed before the collector is back: it would otherwise find the whole graph alive
+        # among the young objects, and walk it once more, at the first allocation after.
+        del tape, loss
+    return loss_number
 
 
 @contextlib.contextmanager

@@ -422,3 +422,30 @@ def test_a_steps_graph_holds_no_reference_cycles_so_reference_counting_frees_it(
     finally:
         if was:
             gc.enable()
+
+
+def test_a_step_frees_its_graph_before_the_collector_is_back():
+    """Else the collector's first pass after the step walks the whole graph, still alive."""
+    import gc
+
+    model, tokens = GPT(TOKENIZER.vocab_size, rng=1), TOKENIZER.document("isabella")
+    optimizer = microgpt_adam(model.parameters(), 10)
+    graph_nodes = len(topological_order(document_loss(model, tokens)))
+    young = []  # how many objects each collection found in the youngest generation
+
+    def seen(phase, info):
+        if phase == "start" and info["generation"] == 0:
+            young.append(len(gc.get_objects(generation=0)))
+
+    was = gc.isenabled()
+    gc.enable()
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        for _ in range(3):
+            train_step(model, optimizer, tokens)
+    finally:
+        gc.callbacks.remove(seen)
+        if not was:
+            gc.disable()
+    assert young and max(young) < graph_nodes / 4, (young, graph_nodes)
