@@ -18,7 +18,9 @@ microgpt's 1,000 steps as the package's GPT would take them.
 v.grad``; the model is microgpt's code, ``sum(wi * xi ...)`` for a matrix row.  (b) runs that
 same model code on ``micrograd.Value``.  (c) is ``micrograd.gpt.GPT`` with
 ``micrograd.gpt_training.train_step``: a matrix row, an attention score and a weighted sum of
-values are each one ``dot`` node, the loss at each position one node.
+values are each one ``dot`` node, the loss at each position one node; backward runs over the
+tape the forward pass recorded (``micrograd.tape``), with no walk of the graph, and the graph
+is freed before the cycle collector, paused for the step, is back.
 """
 
 import argparse

@@ -1910,3 +1910,35 @@ def test_lesson11_attention_over_a_whole_name_with_a_mask_gives_what_the_cache_g
         weights = [math.exp(s - top) for s in scores]
         masked.append([sum(w * vs[s][j].data for s, w in enumerate(weights)) / sum(weights) for j in range(4)])
     assert all(row == pytest.approx(other, rel=1e-12) for row, other in zip(cached, masked))
+
+
+def test_lesson11_the_training_step_runs_the_chain_rule_over_a_tape_with_backwards_gradients(monkeypatch):
+    claim(11, "The step's `backward` does not walk the graph as `backward()` does")
+    claim(11, "since a node is always made after its inputs, that list read backwards is already an order for the chain rule")
+    claim(11, "it gives `backward()`'s gradients with less work, added up in another order, so they can differ in their last bits")
+    from micrograd.data import CharTokenizer
+    from micrograd import engine
+    from micrograd.gpt_training import document_loss, microgpt_adam, train_step
+    from micrograd.tape import Tape
+
+    tokenizer = CharTokenizer(["emma", "olivia", "ava"])
+    taped, walked = _gpt(vocab_size=tokenizer.vocab_size), _gpt(vocab_size=tokenizer.vocab_size)
+    tokens = tokenizer.document("olivia")
+    tape = Tape()
+    loss = document_loss(taped, tokens, tape)
+    made = [node for step in tape._steps for node in step]
+    place = {node: k for k, node in enumerate(made)}
+    assert all(place[child] < place[node] for node in made for child in node._inputs if child._inputs)  # inputs first
+    tape.backward(loss)
+    by_walk = document_loss(walked, tokens)
+    by_walk.backward()
+    pairs = list(zip(taped.parameters(), walked.parameters()))
+    assert all(p.grad == pytest.approx(q.grad, rel=1e-12, abs=1e-16) for p, q in pairs)  # the last bits
+    assert sum(p.grad != q.grad for p, q in pairs) > 0  # not always the same bits: another order of adding
+
+    def no_walk(*args, **kwargs):
+        raise AssertionError("train_step walked the graph")
+
+    monkeypatch.setattr(engine, "topological_order", no_walk)
+    monkeypatch.setattr(engine.Value, "backward", no_walk)
+    train_step(taped, microgpt_adam(taped.parameters(), 10), tokens)
