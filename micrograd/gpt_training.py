@@ -50,9 +50,9 @@ def document_loss(model, tokens, tape=None):
         raise ValueError(f"a document needs at least two tokens ([BOS, BOS] at the least) to predict one, got {tokens!r}")
     n = min(model.block_size, len(tokens) - 1)
     logits = model(tokens[:n]) if tape is None else model(tokens[:n], tape=tape)
-    made = [fused_cross_entropy(logits[pos_id], tokens[pos_id + 1]) for pos_id in range(n)]
-    total = made[0]
-    for loss_t in made[1:n]:  # microgpt's sum(losses), without its first 0 + (the same numbers)
+    losses = [fused_cross_entropy(logits[pos_id], tokens[pos_id + 1]) for pos_id in range(n)]
+    made, total = list(losses), losses[0]
+    for loss_t in losses[1:]:  # microgpt's sum(losses), without its first 0 + (the same numbers)
         total = total + loss_t
         made.append(total)
     made.append((1 / n) * total)  # the final average loss over the document
