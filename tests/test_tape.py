@@ -122,6 +122,14 @@ def test_backward_starts_from_the_last_node_recorded_and_runs_once():
         tape.backward(c)
 
 
+def test_record_takes_a_list():
+    tape = Tape()
+    a = Value(1.0)
+    for wrong in (a, (a,), iter([a])):
+        with pytest.raises(TypeError, match="takes a list of the Values just made"):
+            tape.record(wrong)
+
+
 def test_a_gradient_that_overflows_is_named_on_a_node_and_on_a_leaf():
     big, small = Value(1e200), Value(1e-200)
     tape = Tape()
