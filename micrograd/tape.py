@@ -35,7 +35,7 @@ class Tape:
     def record(self, nodes):
         """Nodes just made, in the order made (each after its inputs): a list, kept as it is
         and returned, so that ``x = tape.record([...])`` records a layer as it is made."""
-        if type(nodes) is not list:  # backward() reads it backwards, and long after: a list, now
+        if type(nodes) is not list:  # backward() reads it later, and backwards: not an iterator, spent by then
             raise TypeError(f"Tape.record takes a list of the Values just made, got {type(nodes).__name__}; wrap one: [node]")
         self._steps.append(nodes)
         return nodes
