@@ -52,9 +52,12 @@ lab: $(SETUP_STAMP)
 # every core (pytest-xdist), a file's tests on one worker: a module's server, browser or
 # site is made once, and a notebook's cells run in order on one kernel.  Files go out in
 # the order collected, the longest first (tests/conftest.py), so no core idles at the end.
+# Bytecode is written, under the venv: where the environment forbids it (PYTHONDONTWRITEBYTECODE),
+# every worker, kernel and server would compile the package and rewrite the tests anew.
 test: $(SETUP_STAMP)
 	@scripts/ensure-system-deps chromium bubblewrap
-	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
+	  $(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
 
 notebooks: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/execute_notebooks.py
