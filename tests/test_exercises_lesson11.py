@@ -260,7 +260,7 @@ def sample_next(logits, temperature):
 
 
 def test_sampling_with_numpys_generator_passes_seeded_by_the_check():
-    np = pytest.importorskip("numpy")
+    import numpy as np  # installed with the course (make setup): this test always runs
     source = '''
 import numpy as np
 

@@ -258,7 +258,7 @@ def test_bad_input_gets_one_clear_sentence(call, error, fragment):
 
 
 def test_numpy_integers_are_token_ids():
-    np = pytest.importorskip("numpy")
+    import numpy as np  # installed with the course (make setup): this test always runs
     model = GPT(27, rng=0)
     assert [z.data for z in model([np.int64(26), np.int64(4)])[1]] == [z.data for z in model([26, 4])[1]]
 
