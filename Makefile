@@ -2,7 +2,9 @@
 # make test   run the whole test suite: unit and property tests, then every notebook under strict nbval
 # make notebooks   re-run every notebook and store its outputs (run after editing a lesson)
 # make bench  print the benchmark figures
-# make site   build the course as a static site in build/site (from the stored outputs; works offline)
+# make site   build the course as a static site in build/site (from the stored outputs; works offline),
+#             with the browser app of the course beside it in build/site/lite
+# make lite   build only the browser app (JupyterLite: the lessons run in the browser, nothing installed)
 # make grade DIR=submissions/   grade a folder of submitted notebooks: a table on screen, grades.csv in DIR
 # make lock   refresh constraints.txt, the exact versions the course is validated with
 # make clean  remove .venv, .venv-3.*, and every cache the commands above leave behind
@@ -24,12 +26,18 @@ endif
 VENV_PYTHON := $(VENV)/bin/python
 # Remembers which pyproject.toml and constraints.txt the venv was installed from.
 SETUP_STAMP := $(VENV)/.installed
+# npm ci writes it: the npm packages package-lock.json pins are in node_modules.
+NPM_STAMP := node_modules/.package-lock.json
 TEST_WORKERS ?= auto
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: setup lab test notebooks bench site grade lock clean
+.PHONY: setup lab test notebooks bench site lite grade lock clean
 
-setup: $(SETUP_STAMP)
+setup: $(SETUP_STAMP) $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	@scripts/ensure-system-deps npm
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 $(SETUP_STAMP): pyproject.toml constraints.txt
 	@if [ ! -x $(VENV_PYTHON) ]; then \
@@ -54,7 +62,7 @@ lab: $(SETUP_STAMP)
 # the order collected, the longest first (tests/conftest.py), so no core idles at the end.
 # Bytecode is written, under the venv: where the environment forbids it (PYTHONDONTWRITEBYTECODE),
 # every worker, kernel and server would compile the package and rewrite the tests anew.
-test: $(SETUP_STAMP)
+test: $(SETUP_STAMP) $(NPM_STAMP)
 	@scripts/ensure-system-deps chromium bubblewrap
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
 	  $(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
@@ -65,8 +73,13 @@ notebooks: $(SETUP_STAMP)
 bench: $(SETUP_STAMP)
 	$(VENV_PYTHON) benchmarks/run_all.py
 
-site: $(SETUP_STAMP)
+site: $(SETUP_STAMP) $(NPM_STAMP)
 	$(VENV_PYTHON) docs/build_site.py build/site
+	$(VENV_PYTHON) docs/build_lite.py build/site/lite
+
+# PYODIDE=folder-or-url of a full Pyodide distribution builds an app in which every lesson runs.
+lite: $(SETUP_STAMP) $(NPM_STAMP)
+	$(VENV_PYTHON) docs/build_lite.py build/site/lite $(if $(PYODIDE),--pyodide $(PYODIDE))
 
 # Runs each submitted notebook (untrusted code) in a fresh kernel inside a bubblewrap
 # sandbox, with time and memory limits; see "Grading submitted notebooks" in the README.
@@ -87,9 +100,15 @@ lock:
 	  echo "# Refresh: make lock"; \
 	  "$$tmp/venv/bin/python" -m pip freeze --exclude-editable; } > constraints.txt.new; \
 	mv constraints.txt.new constraints.txt
-	@echo "constraints.txt refreshed; run make test before committing it"
+	@# The browser app's wheels, resolved for Pyodide's Python (3.14 on wasm32), with their hashes.
+	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade docs/lite/requirements.in \
+	  --python-version 3.14 --python-platform wasm32-pyodide2024 --only-binary :all: --generate-hashes \
+	  --no-emit-package widgetsnbextension --no-emit-package ipykernel --custom-compile-command "make lock" \
+	  -o docs/lite/requirements.txt
+	npm install --package-lock-only --ignore-scripts --no-audit --no-fund
+	@echo "constraints.txt, docs/lite/requirements.txt and package-lock.json refreshed; run make test before committing them"
 
 clean:
-	rm -rf .venv .venv-3.* $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf .venv .venv-3.* $(VENV) node_modules build dist *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -1,0 +1,311 @@
+"""Build the course as a JupyterLite app: python docs/build_lite.py [OUTDIR]  (make lite; OUTDIR defaults to build/site/lite).
+
+The app is a static folder: JupyterLab and a Python kernel (Pyodide, CPython
+compiled to WebAssembly) that run in the learner's browser, with the lessons
+in its file browser.  Everything it loads is inside the folder, so any static
+server (GitHub Pages, a course server, ``python -m http.server``) serves it and
+the browser asks no other host:
+
+- JupyterLite and its Pyodide kernel, from PyPI (``jupyterlite-core``,
+  ``jupyterlite-pyodide-kernel``, pinned in constraints.txt);
+- Pyodide's core, and Graphviz compiled to WebAssembly (``@viz-js/viz``), from
+  npm (pinned in package-lock.json; ``make setup`` runs ``npm ci``);
+- the pure-Python wheels the kernel and the lessons import, from PyPI
+  (pinned with their hashes in docs/lite/requirements.txt), and a wheel of this
+  package built from this checkout;
+- a Pyodide lock written for exactly those wheels (docs/pyodide_lock.py), and a
+  list of them the kernel loads when it starts, so ``import micrograd`` needs no
+  ``%pip``.
+
+The kernel starts with the IPython extension ``micrograd.course.browser``: it
+loads Graphviz, and stands in for what the browser lacks (matplotlib's figures
+say where to see them; numpy's absence is one sentence, not a traceback).  The
+lessons are copied as they are; lessons 07 to 10, which need numpy or
+scikit-learn throughout, get a first cell saying so.
+
+``--pyodide`` takes a full Pyodide distribution (a folder or a .tar.bz2, a path
+or a URL) of the same version instead of npm's core: its lock keeps its own
+packages (numpy, matplotlib, scikit-learn...) beside this app's wheels, and every
+lesson can run.  This path is not tested here: no full distribution is on PyPI
+or npm.
+
+Every build starts from an empty folder; OUTDIR is replaced only by a finished
+build (and only if it is absent, empty, or an app this script built).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pyodide_lock import write_lock  # noqa: E402
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+LITE = DOCS / "lite"
+NOTEBOOKS = ROOT / "notebooks"
+NODE_MODULES = ROOT / "node_modules"
+BUILT_MARK = "jupyter-lite.json"
+
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
+WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
+PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js"]
+# Where the kernel's worker script lives in the app, relative to the app's root: the
+# kernel resolves the URLs it is given in its environment against it.
+WORKER_DEPTH = len(f"extensions/{KERNEL_EXTENSION}/static".split("/"))
+GRAPHVIZ = "static/graphviz/viz.js"
+PROFILE_PACKAGE = "micrograd_lite_kernel"
+# Lessons that need numpy or scikit-learn in nearly every cell: in the app they say so first.
+NEEDS_NUMPY = {
+    "07_classifier.ipynb": "scikit-learn's two moons and numpy",
+    "08_real_data.ipynb": "numpy and scikit-learn's digits",
+    "09_debugging_autograd.ipynb": "numpy",
+    "10_memory_and_speed.ipynb": "numpy and scikit-learn",
+}
+
+
+def run(command, **kwargs):
+    subprocess.run([str(part) for part in command], check=True, **kwargs)
+
+
+def npm_package(name):
+    """The folder of an npm package that ``npm ci`` installed, checked against package-lock.json."""
+    wanted = json.loads((ROOT / "package-lock.json").read_text())["packages"][f"node_modules/{name}"]["version"]
+    folder = NODE_MODULES / name
+    try:
+        found = json.loads((folder / "package.json").read_text())["version"]
+    except FileNotFoundError:
+        found = None
+    if found != wanted:
+        raise SystemExit(
+            f"npm's {name} {wanted} is needed (package-lock.json) but node_modules has "
+            f"{found or 'none'}: run `npm ci` in {ROOT} (make setup does)"
+        )
+    return folder
+
+
+def browser_wheels(folder):
+    """The pinned pure-Python wheels of docs/lite/requirements.txt, downloaded and hash-checked by pip."""
+    run([
+        sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+        "--no-deps", "--only-binary=:all:", "--require-hashes",
+        "--python-version", "3.14", "--implementation", "py", "--abi", "none", "--platform", "any",
+        "--dest", folder, "-r", LITE / "requirements.txt",
+    ])
+
+
+def kernel_wheels(folder):
+    """The Pyodide kernel's own wheels (its kernel, piplite, and its stand-ins for ipykernel and widgetsnbextension)."""
+    import jupyterlite_pyodide_kernel
+
+    shipped = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / KERNEL_EXTENSION / "static" / "pypi"
+    wheels = sorted(shipped.glob("*.whl"))
+    if not wheels:
+        raise SystemExit(f"jupyterlite-pyodide-kernel {jupyterlite_pyodide_kernel.__version__} has no wheels in {shipped}")
+    # It ships two widgetsnbextension stand-ins; ipywidgets 8 wants the 4.x one.
+    for wheel in wheels:
+        if not wheel.name.startswith("widgetsnbextension-3."):
+            shutil.copy2(wheel, folder)
+
+
+def package_wheel(folder, work):
+    """A wheel of this checkout's package, built from a copy so that nothing is written into the tree."""
+    source = work / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source)
+    shutil.copytree(ROOT / "micrograd", source / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+         "--wheel-dir", folder, source])
+
+
+def profile_wheel(folder):
+    """A wheel holding the kernel's IPython profile: it loads micrograd.course.browser when the kernel starts."""
+    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.browser"]}}
+    name, version = PROFILE_PACKAGE, "1.0.0"
+    dist_info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}/__init__.py": '"""The course kernel\'s IPython profile (IPYTHONDIR points at ipython/)."""\n',
+        f"{name}/ipython/profile_default/ipython_config.json": json.dumps(config, indent=1) + "\n",
+        f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
+        f"{dist_info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_lite\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{dist_info}/RECORD"] = "".join(f"{path},,\n" for path in [*files, f"{dist_info}/RECORD"])
+    with zipfile.ZipFile(folder / f"{name}-{version}-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as archive:
+        for path, text in files.items():
+            archive.writestr(zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0)), text)
+
+
+def full_distribution(source, work):
+    """A full Pyodide distribution's folder, from a folder, a .tar.bz2, or a URL of one."""
+    if "://" in source:
+        archive = work / Path(source).name
+        urllib.request.urlretrieve(source, archive)
+        source = archive
+    source = Path(source)
+    if source.is_dir():
+        return source
+    with tarfile.open(source) as archive:
+        archive.extractall(work / "full", filter="data")
+    return next(path.parent for path in (work / "full").rglob("pyodide-lock.json"))
+
+
+def pyodide_folder(target, work, full=None):
+    """Pyodide's core, this app's wheels and its lock, in ``target``; returns the names the kernel preloads."""
+    target.mkdir(parents=True)
+    core = full_distribution(full, work) if full else npm_package("pyodide")
+    for name in PYODIDE_CORE:
+        shutil.copy2(core / name, target)
+    npm_lock = json.loads((core / "pyodide-lock.json").read_text())
+    wheels = work / "wheels"
+    wheels.mkdir()
+    browser_wheels(wheels)
+    kernel_wheels(wheels)
+    package_wheel(wheels, work)
+    profile_wheel(wheels)
+    lock = write_lock(wheels, npm_lock["info"], lock_path=work / "app-lock.json")
+    for wheel in wheels.glob("*.whl"):
+        shutil.copy2(wheel, target)
+    preload = sorted(lock["packages"])
+    if full:
+        # The distribution's own packages stay, where this app has no wheel of the same name.
+        for name, entry in npm_lock["packages"].items():
+            lock["packages"].setdefault(name, entry)
+        for path in core.iterdir():
+            if path.suffix in (".whl", ".zip") and not (target / path.name).exists():
+                shutil.copy2(path, target)
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return preload
+
+
+def lessons(target):
+    """The lessons as the app's file browser shows them, for the app's kernel."""
+    target.mkdir(parents=True)
+    for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        document = json.loads(notebook.read_text())
+        document["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+        if notebook.name in NEEDS_NUMPY:
+            document["cells"].insert(0, {
+                "cell_type": "markdown",
+                "id": "runs-outside-the-browser",
+                "metadata": {},
+                "source": [
+                    f"**This lesson needs {NEEDS_NUMPY[notebook.name]}, which this browser app does not have.** "
+                    "Run it in JupyterLab on your machine (`make lab`), or in a copy of this app built with a "
+                    "full Pyodide distribution (see the course's README); its outputs below are those of a full run."
+                ],
+            })
+        (target / notebook.name).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+
+
+def app_config(preload):
+    """jupyter-lite.json: the kernel loads this app's lock and wheels, and never PyPI or a CDN."""
+    up = "../" * WORKER_DEPTH
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "micrograd lessons",
+            "litePluginSettings": {
+                KERNEL_PLUGIN: {
+                    "disablePyPIFallback": True,
+                    "loadPyodideOptions": {
+                        "packages": preload,
+                        "env": {
+                            "IPYTHONDIR": f"/lib/python3.14/site-packages/{PROFILE_PACKAGE}/ipython",
+                            "MICROGRAD_GRAPHVIZ_URL": up + GRAPHVIZ,
+                            "MICROGRAD_SITE_URL": up + "../",
+                        },
+                    },
+                },
+            },
+        },
+    }
+
+
+# JupyterLab's settings in the app: nothing that would ask the internet.
+SETTINGS = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def federated_extensions():
+    shared = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
+    return [shared / KERNEL_EXTENSION, shared / WIDGETS_EXTENSION]
+
+
+def replaceable(outdir):
+    return not outdir.exists() or (outdir.is_dir() and (not any(outdir.iterdir()) or (outdir / BUILT_MARK).is_file()))
+
+
+def build(outdir, full=None, quiet=False):
+    """Build the app into ``outdir``; returns the folder.  Raises SystemExit with the reason when it cannot."""
+    outdir = Path(outdir).resolve()
+    if not replaceable(outdir):
+        raise SystemExit(f"{outdir} exists and is not an app this script built: not replacing it")
+    with tempfile.TemporaryDirectory(prefix="micrograd-lite-") as work:
+        work = Path(work)
+        lite_dir, built = work / "lite", work / "app"
+        preload = pyodide_folder(lite_dir / "static" / "pyodide", work, full)
+        lessons(lite_dir / "files")
+        extensions = lite_dir / "labextensions"  # only these two, whatever else the environment has
+        for extension in federated_extensions():
+            shutil.copytree(extension, extensions / extension.relative_to(extension.parent.parent))
+        build_config = {"FederatedExtensionAddon": {"extra_labextensions_path": [str(extensions)]}}
+        (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=1) + "\n")
+        (lite_dir / "jupyter-lite.json").write_text(json.dumps(app_config(preload), indent=1) + "\n")
+        (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS, indent=1) + "\n")
+        command = [
+            sys.executable, "-m", "jupyterlite_core", "build",
+            "--lite-dir", lite_dir, "--output-dir", built,
+            "--contents", lite_dir / "files",
+            "--settings-overrides", lite_dir / "overrides.json",
+            "--apps", "lab",
+            "--no-sourcemaps", "--no-unused-shared-packages", "--ignore-sys-prefix",
+        ]
+        env = {**os.environ, "JUPYTERLITE_NO_LIBARCHIVE": "1"}
+        run(command, cwd=work, env=env, stdout=subprocess.DEVNULL if quiet else None)
+        graphviz = built / GRAPHVIZ
+        graphviz.parent.mkdir(parents=True)
+        shutil.copy2(npm_package("@viz-js/viz") / "dist" / "viz.js", graphviz)
+        check_offline(built)
+        if outdir.exists():
+            shutil.rmtree(outdir)
+        outdir.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(built, outdir)
+    return outdir
+
+
+def check_offline(app):
+    """Stop the build if the app's configuration names a place outside itself for Pyodide or packages."""
+    config = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
+    url = kernel.get("pyodideUrl", "")
+    if not url.startswith("./") or not (app / url).is_file():
+        raise SystemExit(f"the app's Pyodide is not inside it (pyodideUrl {url!r}): the kernel would ask a CDN")
+    if kernel.get("disablePyPIFallback") is not True:
+        raise SystemExit("the app's kernel may fall back to PyPI: disablePyPIFallback is not set")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", nargs="?", default=str(ROOT / "build" / "site" / "lite"), help="where the app goes")
+    parser.add_argument("--pyodide", metavar="FOLDER_OR_URL", help="a full Pyodide distribution to use instead of npm's core (untested here)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    args = parser.parse_args(argv)
+    app = build(args.outdir, full=args.pyodide, quiet=args.quiet)
+    size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
+    print(f"The browser app is in {app} ({size / 1e6:.0f} MB): serve that folder, and open lab/index.html")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
