@@ -45,7 +45,8 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "_ext")]
+from browser_links import NEEDS_NUMPY  # noqa: E402  (which lessons, and what they need)
 from pyodide_lock import write_lock  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
@@ -64,13 +65,6 @@ PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 WORKER_DEPTH = len(f"extensions/{KERNEL_EXTENSION}/static".split("/"))
 GRAPHVIZ = "static/graphviz/viz.js"
 PROFILE_PACKAGE = "micrograd_lite_kernel"
-# Lessons that need numpy or scikit-learn in nearly every cell: in the app they say so first.
-NEEDS_NUMPY = {
-    "07_classifier.ipynb": "scikit-learn's two moons and numpy",
-    "08_real_data.ipynb": "numpy and scikit-learn's digits",
-    "09_debugging_autograd.ipynb": "numpy",
-    "10_memory_and_speed.ipynb": "numpy and scikit-learn",
-}
 
 
 def run(command, **kwargs):
@@ -193,13 +187,13 @@ def lessons(target):
     for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         document = json.loads(notebook.read_text())
         document["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
-        if notebook.name in NEEDS_NUMPY:
+        if notebook.stem in NEEDS_NUMPY:
             document["cells"].insert(0, {
                 "cell_type": "markdown",
                 "id": "runs-outside-the-browser",
                 "metadata": {},
                 "source": [
-                    f"**This lesson needs {NEEDS_NUMPY[notebook.name]}, which this browser app does not have.** "
+                    f"**This lesson needs {NEEDS_NUMPY[notebook.stem]}, which this browser app does not have.** "
                     "Run it in JupyterLab on your machine (`make lab`), or in a copy of this app built with a "
                     "full Pyodide distribution (see the course's README); its outputs below are those of a full run."
                 ],
@@ -231,9 +225,11 @@ def app_config(preload):
     }
 
 
-# JupyterLab's settings in the app: nothing that would ask the internet.
+# JupyterLab's settings in the app: nothing that would ask the internet, and every cell of a
+# lesson in the page (JupyterLab 3's way), so a search or a screen reader finds every output.
 SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
 }
 
 

@@ -24,6 +24,7 @@ extensions = [
     "myst_nb",
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax, no CDN
     "static_widgets",
+    "browser_links",  # "Run in your browser" on every lesson page, to the app in lite/
 ]
 
 root_doc = "index"

@@ -28,7 +28,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # make test hands whole files to its workers in the order collected (--no-loadscope-reorder):
 # these take a core for a minute or more between them, so they start first and the many short
 # files and notebooks fill the other core, instead of one long file starting last on its own.
-STARTS_FIRST = ("test_browser.py", "test_grading.py", "test_carried_forward.py", "test_site.py",
+STARTS_FIRST = ("test_browser.py", "test_lite.py", "test_grading.py", "test_carried_forward.py", "test_site.py",
                 "test_cells_run_twice_long.py", "test_cells_run_twice.py")
 
 
@@ -56,3 +56,16 @@ def micrograd_0_1_0_value(micrograd_0_1_0_folder):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.Value
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """The session's one Chromium (tests/chromium.py), started when a test first needs it."""
+    import chromium
+
+    playwright, browser = chromium.launch()
+    try:
+        yield browser
+    finally:
+        browser.close()
+        playwright.stop()

@@ -361,6 +361,8 @@ def test_every_local_link_names_a_file_in_the_build(site):
     missing = []
     for page in pages:
         for tag, attribute, value, target in local_links(page):
+            if APP in target.resolve().relative_to(site.resolve()).parents:
+                continue  # the browser app, which make site builds beside the pages (tests/test_lite.py builds it)
             if not (target.is_file() or (target / "index.html").is_file()):
                 missing.append(f"{page.relative_to(site)}: <{tag} {attribute}=\"{value}\"> names no file")
     assert not missing, "\n".join(sorted(set(missing)))
@@ -374,6 +376,19 @@ def test_the_download_menu_gives_each_lesson_as_a_notebook(site):
         assert len(downloads) == 1, f"{page.relative_to(site)}: notebook downloads {downloads}"
         assert downloads[0].name == notebook.name and downloads[0].is_file()
         assert nbformat.read(downloads[0], as_version=4).cells, f"{downloads[0]} is no lesson"
+
+
+APP = Path("lite")
+
+
+def test_every_lesson_page_links_to_its_lesson_in_the_browser_app(site):
+    for notebook in lesson_notebooks():
+        page = site / "lessons" / notebook.relative_to(NOTEBOOKS).with_suffix(".html")
+        links = [value for tag, _, value, target in local_links(page) if "run-in-browser" in value or APP.name in value.split("/")]
+        if notebook.parent.name == "solutions":
+            assert links == [], f"{page.relative_to(site)}: the app has no solutions, yet the page links to it: {links}"
+        else:
+            assert links == [f"../lite/lab/index.html?path={notebook.name}"], f"{page.relative_to(site)}: {links}"
 
 
 def lesson_problems(expected, shown):

@@ -1,0 +1,66 @@
+"""The test session's browser: Debian's Chromium, driven through Playwright.
+
+One Chromium per test session (per pytest-xdist worker), shared by every file that needs a
+browser through the ``chromium_browser`` fixture (tests/conftest.py).  Playwright's own browser
+downloads are never used: without Chromium at /usr/bin/chromium (or $MICROGRAD_CHROMIUM) a
+browser test fails, saying what to install, rather than skips.
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
+)
+# Without the background-networking flags Chromium asks hosts of its own at start.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# A notebook's Run All has finished: every cell that ran has its number, none is waiting, the kernel is idle.
+RUN_FINISHED = """
+panel => {
+  const prompts = Array.from(panel.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')).map(p => p.textContent);
+  const idle = Array.from(document.querySelectorAll('.jp-StatusBar-Item')).some(i => /\\| Idle$/.test(i.textContent.trim()));
+  return idle && prompts.some(p => /\\[\\d+\\]/.test(p)) && !prompts.some(p => p.includes('*'));
+}
+"""
+
+
+def chromium_or_fail():
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"Chromium is needed for the browser tests but {CHROMIUM} is not an executable. "
+            "Install Debian's chromium package (apt-get install chromium), or point "
+            "MICROGRAD_CHROMIUM at a Chromium executable. Do not use `playwright install`."
+        )
+    return CHROMIUM
+
+
+def launch():
+    """Playwright and a Chromium it drives; stop both with ``close(...)``."""
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        return playwright, playwright.chromium.launch(executable_path=chromium_or_fail(), args=CHROMIUM_ARGS, headless=True)
+    except BaseException:
+        playwright.stop()
+        raise
+
+
+def new_page(browser, width, height, timeout_ms):
+    """A page in a context of its own (its own storage), at a learner's window size."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    return page

@@ -1,0 +1,207 @@
+"""The course in the browser: the JupyterLite app that make lite builds, driven in headless Chromium.
+
+Builds the app once (docs/build_lite.py, as make site does), serves it from 127.0.0.1, and opens
+it in the session's Chromium with every other host blocked: a request to any host but 127.0.0.1
+is refused and fails the test.  Then, as a learner who follows the lecture:
+
+- lesson 2: the lecture's Value typed into the build-it cell, one exercise answered wrong; Run All;
+- lessons 3 and 4: Run All, with the lecture's autograd typed into lesson 4's build-its;
+- each lesson ends without an error, its drawings are drawn (Graphviz in WebAssembly), its checks
+  give ✓ (and the wrong answer ✗), and lessons 3 and 4 run on the learner's own class;
+- the page is reloaded, and my_micrograd.py, kept in the browser's storage, still holds the
+  learner's code.
+
+Needs Chromium (tests/chromium.py) and `npm ci`'s node_modules, which make test sets up.
+"""
+
+import functools
+import http.server
+import json
+import re
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+import foreign_nodes
+from chromium import RUN_FINISHED, new_page
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE_TIMEOUT_MS = 120_000
+LESSON_TIMEOUT_MS = 300_000
+LOCAL_HOSTS = {"127.0.0.1"}
+
+WRONG_DIVISION = "answer = (1 / 3, 6 / 9)  # dq/db's sign forgotten"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    import build_lite
+
+    return build_lite.build(tmp_path_factory.mktemp("site") / "lite", quiet=True)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(app):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(app)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Offline:
+    """A browser context that refuses every host but 127.0.0.1, and remembers what it refused."""
+
+    def __init__(self, browser, width=1280, height=800):
+        self.refused = []
+        self.page = new_page(browser, width, height, PAGE_TIMEOUT_MS)
+        self.page.context.route("**/*", self._route)
+        self.errors = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _route(self, route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
+            self.refused.append(route.request.url)
+            return route.abort()
+        return route.continue_()
+
+
+def open_lesson(page, base, name):
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}/lab/index.html?path={name}")
+    panel = page.locator(".jp-NotebookPanel").filter(has=page.locator(f".jp-Notebook")).last
+    expect(page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"Python \(Pyodide\) \| Idle$"))).to_be_visible(
+        timeout=PAGE_TIMEOUT_MS
+    )
+    return panel
+
+
+def type_into_cell(page, panel, first_line, code):
+    """Replace a cell's text as a learner's paste would: the editor gets the text as it is."""
+    cell = panel.locator(".jp-CodeCell").filter(has_text=first_line).first
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def run_all(page, panel):
+    page.keyboard.press("Escape")
+    # The stored outputs and counts go first, so a finished run is told apart from them.
+    page.get_by_role("menuitem", name="Edit", exact=True).click()
+    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
+
+
+def outputs_text(panel):
+    return panel.locator(".jp-OutputArea-output").all_inner_texts()
+
+
+def error_outputs(panel):
+    return panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+
+
+def drawn_nodes(panel):
+    return panel.locator(".jp-OutputArea-output svg g.node").count()
+
+
+@pytest.fixture(scope="module")
+def learner(chromium_browser, served):
+    """One learner's run through lessons 2 to 4 in the app, and what each showed."""
+    offline = Offline(chromium_browser)
+    page, seen = offline.page, {}
+    started = time.monotonic()
+    for lesson, typed in [
+        ("02_values_and_graphs.ipynb", {"%%my_micrograd lesson 2: MyValue": foreign_nodes.LECTURE_MY_VALUE,
+                                         "answer = ...  # your answer: (dq/da, dq/db)": None}),
+        ("03_backprop_by_hand.ipynb", {}),
+        ("04_autograd.ipynb", {"%%my_micrograd lesson 4: my_topological_order": foreign_nodes.LECTURE_AUTOGRAD,
+                               "%%my_micrograd lesson 4: my_backward": foreign_nodes.LECTURE_AUTOGRAD}),
+    ]:
+        panel = open_lesson(page, served, lesson)
+        for first_line, code in typed.items():
+            if code is None:  # the exercise, answered wrong
+                source = panel.locator(".jp-CodeCell").filter(has_text=first_line).first
+                text = source.locator(".cm-content").inner_text().replace("answer = ...  # your answer: (dq/da, dq/db)", WRONG_DIVISION)
+                type_into_cell(page, panel, first_line, text)
+            else:
+                type_into_cell(page, panel, first_line, f"{first_line}\n{code}")
+        run_all(page, panel)
+        seen[lesson] = {
+            "outputs": outputs_text(panel),
+            "errors": error_outputs(panel),
+            "nodes": drawn_nodes(panel),
+            "cells": panel.locator(".jp-CodeCell").count(),
+        }
+        page.screenshot(path=str(ROOT / "build" / f"lite-{lesson}.png")) if (ROOT / "build").is_dir() else None
+    seen["seconds"] = time.monotonic() - started
+    page.reload()
+    page.get_by_role("tab", name=re.compile(r"^File Browser")).click() if not page.locator("#filebrowser").is_visible() else None
+    page.locator(".jp-DirListing-item").filter(has_text="my_micrograd.py").dblclick()
+    editor = page.locator(".jp-FileEditor .cm-content")
+    editor.wait_for()
+    seen["saved"] = editor.inner_text()
+    yield seen, offline
+    page.context.close()
+
+
+LESSONS = ["02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "04_autograd.ipynb"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_lesson_runs_top_to_bottom_in_the_browser(learner, lesson):
+    seen, _ = learner
+    assert seen[lesson]["errors"] == []
+    tracebacks = [text for text in seen[lesson]["outputs"] if "Traceback" in text or "Error:" in text]
+    assert tracebacks == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_lessons_drawings_are_drawn_by_graphviz_in_webassembly(learner, lesson):
+    seen, _ = learner
+    assert seen[lesson]["nodes"] > 0
+
+
+def test_the_checks_give_their_verdicts_on_the_learners_graph(learner):
+    seen, _ = learner
+    lesson2 = "\n".join(seen["02_values_and_graphs.ipynb"]["outputs"])
+    assert "✓" in lesson2
+    assert "✗" in lesson2  # the division exercise, answered wrong
+    lesson4 = "\n".join(seen["04_autograd.ipynb"]["outputs"])
+    assert "✓" in lesson4 and "✗" not in lesson4
+
+
+@pytest.mark.parametrize("lesson", ["03_backprop_by_hand.ipynb", "04_autograd.ipynb"])
+def test_the_learners_class_is_carried_from_lesson_2(learner, lesson):
+    seen, _ = learner
+    text = "\n".join(seen[lesson]["outputs"])
+    assert "MyValue: using yours" in text
+
+
+def test_the_learners_code_is_still_there_after_a_reload(learner):
+    seen, _ = learner
+    assert "# %% lesson 2: MyValue" in seen["saved"]
+    assert 'return f"Value(data={self.data})"' in seen["saved"]
+
+
+def test_no_request_leaves_127_0_0_1(learner):
+    _, offline = learner
+    assert offline.refused == []
+    assert offline.errors == []
