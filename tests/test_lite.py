@@ -205,3 +205,27 @@ def test_no_request_leaves_127_0_0_1(learner):
     _, offline = learner
     assert offline.refused == []
     assert offline.errors == []
+
+
+def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
+    lessons = sorted(path.name for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert sorted(path.name for path in (app / "files").glob("*.ipynb")) == lessons
+    kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs" and (app / kernel["pyodideUrl"]).is_file()
+    assert kernel["disablePyPIFallback"] is True
+    lock = json.loads((app / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    assert [name for name, entry in lock["packages"].items() if not (app / "static" / "pyodide" / entry["file_name"]).is_file()] == []
+    # The kernel starts with every wheel of the lock, this package's among them: import micrograd needs no %pip.
+    assert sorted(kernel["loadPyodideOptions"]["packages"]) == sorted(lock["packages"])
+    assert "micrograd-lessons" in lock["packages"] and "numpy" not in lock["packages"]
+    assert (app / "static" / "graphviz" / "viz.js").is_file()
+
+
+def test_the_lessons_that_need_numpy_say_so_in_their_first_cell_in_the_app(app):
+    for name in ["07_classifier.ipynb", "08_real_data.ipynb", "09_debugging_autograd.ipynb", "10_memory_and_speed.ipynb"]:
+        first = json.loads((app / "files" / name).read_text())["cells"][0]
+        text = "".join(first["source"])
+        assert "which this browser app does not have" in text and "make lab" in text, name
+    unchanged = json.loads((app / "files" / "03_backprop_by_hand.ipynb").read_text())["cells"]
+    assert unchanged == json.loads((ROOT / "notebooks" / "03_backprop_by_hand.ipynb").read_text())["cells"]
