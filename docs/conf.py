@@ -25,6 +25,7 @@ extensions = [
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax, no CDN
     "static_widgets",
     "browser_links",  # "Run in your browser" on every lesson page, to the app in lite/
+    "sphinx.ext.githubpages",  # .nojekyll: GitHub Pages then serves _static/ as it is
 ]
 
 root_doc = "index"
