@@ -24,7 +24,7 @@ Nothing here imports ``js`` or ``pyodide`` until it runs under Pyodide.
 import re
 import sys
 
-__all__ = ["NotReady", "available", "start_loading", "loading_started", "ready", "render", "layout_text", "FORMATS"]
+__all__ = ["NotReady", "available", "start_loading", "loading_started", "ready", "loaded", "render", "layout_text", "FORMATS"]
 
 # What viz.js renders to that a drawing asks for: the picture, and Graphviz's layout as data.
 FORMATS = ("svg", "json", "dot")
@@ -89,6 +89,13 @@ def loading_started():
 def ready():
     """Has viz.js loaded, so that ``render`` draws at once?"""
     return _loading is not None and bool(_loading[1].viz)
+
+
+def loaded():
+    """An awaitable that resolves once viz.js has loaded (``await micrograd.viz.wasm.loaded()`` in a cell)."""
+    if _loading is None:
+        _state()  # raises NotReady: not started
+    return _loading[1].promise
 
 
 def _state():
