@@ -29,7 +29,16 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cf
 
 .PHONY: setup lab test notebooks bench site grade lock clean
 
-setup: $(SETUP_STAMP)
+# The npm packages package.json pins (Pyodide, Graphviz in WebAssembly, axe-core), installed
+# again only when package-lock.json changes: tests/test_pyodide.py runs the course under them.
+NPM_STAMP := node_modules/.installed
+
+setup: $(SETUP_STAMP) $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm (Node.js 20 or newer) is needed for the course's browser packages: install Node.js, then run make again" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
 
 $(SETUP_STAMP): pyproject.toml constraints.txt
 	@if [ ! -x $(VENV_PYTHON) ]; then \
@@ -54,7 +63,7 @@ lab: $(SETUP_STAMP)
 # the order collected, the longest first (tests/conftest.py), so no core idles at the end.
 # Bytecode is written, under the venv: where the environment forbids it (PYTHONDONTWRITEBYTECODE),
 # every worker, kernel and server would compile the package and rewrite the tests anew.
-test: $(SETUP_STAMP)
+test: $(SETUP_STAMP) $(NPM_STAMP)
 	@scripts/ensure-system-deps chromium bubblewrap
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
 	  $(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
