@@ -6,6 +6,7 @@ says which feature wanted it and how to install it.
 """
 
 import importlib
+import sys
 
 __all__ = ["require"]
 
@@ -14,12 +15,20 @@ def require(module, feature, extra):
     """Import ``module``, or raise ImportError saying how to get it.
 
     ``feature`` names what needs it (``"micrograd.widgets"``), ``extra`` the
-    optional-dependency group of this package that installs it.
+    optional-dependency group of this package that installs it.  Under Pyodide
+    (the course in the browser) pip is not the answer: the advice is where the
+    feature runs.
     """
     try:
         return importlib.import_module(module)
     except ImportError as error:
         package = {"sklearn": "scikit-learn", "PIL": "pillow"}.get(module.split(".")[0], module.split(".")[0])
+        if sys.platform == "emscripten":
+            raise ImportError(
+                f"{feature} needs {package} (could not import {module!r}), which this browser app does not have: "
+                "run this lesson in JupyterLab (`make lab`), or in a JupyterLite app built with a full "
+                "Pyodide distribution"
+            ) from error
         raise ImportError(
             f"{feature} needs {package} (could not import {module!r}): run `pip install {package}`, "
             f"or install micrograd with the {extra} extra: `pip install 'micrograd-lessons[{extra}]'`"

@@ -838,6 +838,46 @@ def test_without_graphviz_a_graph_widget_says_to_install_graphviz():
     assert "pip install graphviz" in done.stderr and "pip install micrograd" not in done.stderr, done.stderr
 
 
+WITHOUT_NUMPY = """
+import sys
+
+class Blocker:  # as where numpy, matplotlib, pillow and scikit-learn do not exist (the course in the browser)
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("numpy", "matplotlib", "PIL", "sklearn"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+
+sys.meta_path.insert(0, Blocker())
+from micrograd import MLP, Value
+from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
+
+a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+stepper = BackpropStepper(a * b + a)
+while not stepper.done:
+    stepper.step()
+print(stepper.summary(), a.grad)
+print("<svg" in stepper.static_html() or "data:image/svg" in stepper.static_html())
+explorer = ExpressionExplorer(lambda x, y: x * y + x, x=1.0, y=2.0)
+print(explorer.summary())
+print(sorted(name for name in sys.modules if name.split(".")[0] in ("numpy", "matplotlib", "PIL", "sklearn")))
+try:
+    TrainingStepper(MLP(2, [2, 1]), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0])
+except ImportError as error:
+    print("ERROR", error)
+"""
+
+
+def test_the_graph_widgets_import_and_run_without_numpy_matplotlib_or_pillow():
+    done = subprocess.run([sys.executable, "-c", WITHOUT_NUMPY], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "BackpropStepper: 4 nodes, step 2 of 2 -2.0" and lines[1] == "True", done.stdout
+    assert lines[2].startswith("ExpressionExplorer"), done.stdout
+    assert lines[3] == "[]", done.stdout  # nothing of theirs imported by the graph widgets
+    # The training stepper's figure still needs them, and says which and how to install it.
+    assert lines[4].startswith("ERROR micrograd.widgets.TrainingStepper's figure needs numpy"), done.stdout
+    assert "pip install numpy" in lines[4], done.stdout
+
+
 # -- a learner's network, made the lecture's way ---------------------------------------------
 
 

@@ -72,6 +72,18 @@ def test_the_file_does_not_depend_on_the_order_the_cells_ran_in(tmp_path):
     assert (tmp_path / "a" / "my_micrograd.py").read_text() == (tmp_path / "b" / "my_micrograd.py").read_text()
 
 
+def test_store_writes_without_a_lock_where_fcntl_has_no_flock(tmp_path, monkeypatch):
+    # Pyodide's kernel puts an empty stand-in fcntl module in sys.modules (one tab, one kernel).
+    import sys
+    import types
+
+    monkeypatch.setitem(sys.modules, "fcntl", types.ModuleType("fcntl"))
+    yours.store("lesson 2: MyValue", "x = 2\n", tmp_path)
+    yours.store("lesson 2: MyValue", "x = 'two'\n", tmp_path)
+    assert {key: code for key, (_, code) in yours.sections(tmp_path).items()} == {"lesson 2: MyValue": "x = 'two'\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_micrograd.py"]
+
+
 def test_section_key_reads_the_magic_line():
     assert saved.section_key(" lesson 3: MyValue") == "lesson 3: MyValue"
     assert saved.section_key("lesson 05 : MyNeuron, MyLayer, MyMLP ") == "lesson 5: MyNeuron, MyLayer, MyMLP"

@@ -89,6 +89,11 @@ def _locked(folder):
     except ImportError:  # pragma: no cover - not on Linux or macOS: no lock, the write is still atomic
         yield
         return
+    if not hasattr(fcntl, "flock"):
+        # Pyodide's kernel (the course in the browser) puts an empty stand-in fcntl module in
+        # sys.modules: there is one tab and one kernel writing the file, so no lock is needed.
+        yield
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

@@ -1,8 +1,9 @@
 """Pictures and text views of computation graphs.
 
 ``draw_dot(loss)`` draws the graph below a Value with Graphviz (the one
-pygraphviz's wheel bundles, in this process, else the system's ``dot``); in
-a notebook it shows as SVG.  ``text_graph(loss)`` prints it as plain text and needs
+pygraphviz's wheel bundles, in this process; under Pyodide, Graphviz in
+WebAssembly; else the system's ``dot``: see ``render``); in a notebook it
+shows as SVG.  ``text_graph(loss)`` prints it as plain text and needs
 nothing beyond the standard library.  ``draw_model(model)`` draws a network
 as layers of neurons.
 

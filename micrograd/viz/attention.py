@@ -15,7 +15,7 @@ from numbers import Real
 
 from .. import palette
 from .options import PAGE_WIDTH_PX
-from .picture import MIN_FONT_PT, Picture, new_figure, style
+from .picture import MIN_FONT_PT, Picture, drawn_or_noted, new_figure, style
 
 __all__ = ["attention_heatmaps", "attention_text", "check_attention", "weight_colormap", "EMPTY_CELL"]
 
@@ -94,6 +94,7 @@ def _cell_text(weight):
     return "1" if weight >= 0.995 else f"{weight:.2f}"[1:]  # ".52": fits a small cell
 
 
+@drawn_or_noted
 def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX):
     """A :class:`~micrograd.viz.Picture` of attention weights, one heatmap per head.
 

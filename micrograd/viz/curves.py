@@ -14,7 +14,7 @@ from numbers import Real
 
 from .. import palette
 from .labels import format_number
-from .picture import Picture, new_figure, style
+from .picture import Picture, drawn_or_noted, new_figure, style
 
 __all__ = ["loss_curve", "smoothed", "DEFAULT_SMOOTHING"]
 
@@ -53,6 +53,7 @@ def _losses(losses):
     return out
 
 
+@drawn_or_noted
 def loss_curve(losses, vocab_size=None, *, smoothing=DEFAULT_SMOOTHING, title="Training loss", precision=4):
     """A :class:`~micrograd.viz.Picture` of the loss per training step.
 

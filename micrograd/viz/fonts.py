@@ -37,6 +37,8 @@ def font_directory():
         import matplotlib
     except ImportError:
         return None
+    if getattr(matplotlib, "__file__", None) is None:  # a stand-in (the course in the browser) has no fonts
+        return None
     directory = pathlib.Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf"
     return directory if (directory / FACES[0]).is_file() else None
 

@@ -21,13 +21,16 @@ time (a learner's ``_backward()``) appear as edge labels: the first time one com
 into an operation is laid out with room for one.  A state whose nodes or edges differ is laid
 out afresh.
 
-Rendering at kept positions needs the Graphviz in this process (pygraphviz's); with the system's
-``dot`` program each state is laid out in full, as any drawing is.
+Rendering at kept positions needs a Graphviz in this process: pygraphviz's, or Graphviz in
+WebAssembly under Pyodide (the positions go into the DOT text given to its ``nop2`` engine); with
+the system's ``dot`` program each state is laid out in full, as any drawing is.
 """
 
+import json
 import re
 
-from .render import graphviz_in_process, in_process
+from . import wasm
+from .render import PYGRAPHVIZ, WASM, GraphvizNotFound, graphviz_in_process, renderer
 
 __all__ = ["KeptLayout", "layout_source", "widest_gradient"]
 
@@ -137,70 +140,149 @@ class KeptLayout:
         self.layouts = 0
 
     def svg(self, drawing):
-        if in_process() is None:
+        backend = _BACKENDS.get(renderer())
+        if backend is None:  # the system's dot program: every state laid out in full
             return drawing.svg()
         try:
-            return self._svg(drawing.source)
+            return self._svg(drawing.source, backend)
         except ValueError:  # Graphviz refused something in the kept positions: lay this state out in full
             self._kept = None
             return drawing.svg()
 
-    def _svg(self, source):
+    def _svg(self, source, backend):
         shape, labelled = _shape(source)
-        with graphviz_in_process() as pygraphviz:
-            graph = pygraphviz.AGraph(string=source)
-            fresh = self._kept is None or self._kept.shape != shape or not self._kept.has_room(labelled)
-            if fresh:
-                if self._kept is not None and self._kept.shape == shape:
-                    self._edge_labels = True  # labels came that the layout had no room for
-                self._lay_out(pygraphviz, source, shape)
-            self._kept.place(graph)
-            if not fresh and not self._kept.surely_holds(source):
-                graph.layout(prog="nop2")  # sizes every box from its text, at the kept positions
-                if not self._kept.holds(graph):
-                    self._digits = max(self._digits, widest_gradient(source))
-                    self._lay_out(pygraphviz, source, shape)
-                    graph = pygraphviz.AGraph(string=source)
-                    self._kept.place(graph)
-            svg = graph.draw(format="svg", prog="nop2").decode("utf-8")
-        return _VERSION_COMMENT.sub("", svg)
+        fresh = self._kept is None or self._kept.shape != shape or not self._kept.has_room(labelled)
+        if fresh:
+            if self._kept is not None and self._kept.shape == shape:
+                self._edge_labels = True  # labels came that the layout had no room for
+            self._lay_out(backend, source, shape)
+        elif not self._kept.surely_holds(source) and not self._kept.holds(backend.sizes(source, self._kept)):
+            self._digits = max(self._digits, widest_gradient(source))
+            self._lay_out(backend, source, shape)
+        return _VERSION_COMMENT.sub("", backend.draw(source, self._kept))
 
-    def _lay_out(self, pygraphviz, source, shape):
+    def _lay_out(self, backend, source, shape):
         text = layout_source(source, self._digits, self._edge_labels)
-        laid_out = pygraphviz.AGraph(string=text)
-        laid_out.layout(prog="dot")
-        self._kept = _Positions(laid_out, shape, _shape(text)[1], _gradients(text))
+        nodes, edges, graph = backend.lay_out(text)
+        self._kept = _Positions(nodes, edges, graph, shape, _shape(text)[1], _gradients(text))
         self.layouts += 1
+
+
+class _Pygraphviz:
+    """Layouts and drawings at kept positions by pygraphviz's Graphviz, in this process."""
+
+    @staticmethod
+    def lay_out(text):
+        with graphviz_in_process() as pygraphviz:
+            laid_out = pygraphviz.AGraph(string=text)
+            laid_out.layout(prog="dot")
+        nodes = {str(node): (node.attr["pos"], node.attr["width"], node.attr["height"]) for node in laid_out.nodes()}
+        edges = [(edge.attr.get("pos"), edge.attr.get("lp")) for edge in laid_out.edges()]
+        return nodes, edges, {name: laid_out.graph_attr.get(name) for name in _GRAPH_POSITIONS}
+
+    @staticmethod
+    def _placed(pygraphviz, source, kept):
+        graph = pygraphviz.AGraph(string=source)
+        for node in graph.nodes():
+            pos, width, height = kept.nodes[str(node)]
+            node.attr.update(pos=pos, width=width, height=height)
+        for edge, (pos, lp) in zip(graph.edges(), kept.edges):
+            edge.attr["pos"] = pos
+            if lp:
+                edge.attr["lp"] = lp
+        for name, value in kept.graph.items():
+            if value:
+                graph.graph_attr[name] = value
+        return graph
+
+    @classmethod
+    def sizes(cls, source, kept):
+        with graphviz_in_process() as pygraphviz:
+            graph = cls._placed(pygraphviz, source, kept)
+            graph.layout(prog="nop2")  # sizes every box from its text, at the kept positions
+        return {str(node): (float(node.attr["width"]), float(node.attr["height"])) for node in graph.nodes()}
+
+    @classmethod
+    def draw(cls, source, kept):
+        with graphviz_in_process() as pygraphviz:
+            return cls._placed(pygraphviz, source, kept).draw(format="svg", prog="nop2").decode("utf-8")
+
+
+class _Wasm:
+    """Layouts and drawings at kept positions by Graphviz in WebAssembly: positions travel in the DOT text."""
+
+    @staticmethod
+    def _render(text, format, engine):
+        try:
+            return wasm.render(text, format, engine)
+        except wasm.NotReady as error:
+            raise GraphvizNotFound(str(error)) from error
+
+    @classmethod
+    def lay_out(cls, text):
+        laid_out = json.loads(cls._render(text, "json", "dot"))
+        nodes = {
+            item["name"]: (item["pos"], item["width"], item["height"])
+            for item in laid_out.get("objects", ())
+            if "pos" in item and "nodes" not in item  # nodes, not clusters
+        }
+        edges = [(edge.get("pos"), edge.get("lp")) for edge in laid_out.get("edges", ())]
+        return nodes, edges, {name: laid_out.get(name) for name in _GRAPH_POSITIONS}
+
+    @staticmethod
+    def placed(source, kept):
+        """``source`` with the kept position and size of every node and edge, for the nop2 engine."""
+        def node(match):
+            pos, width, height = kept.nodes[match.group(1)]
+            return f'{match.group(0)[:-1]} pos="{pos}" width={width} height={height}]'
+
+        text = _NODE_LINE.sub(lambda m: m.group(0) if m.group(1) in ("graph", "node", "edge") else node(m), source)
+        edges = iter(kept.edges)
+
+        def edge(match):
+            pos, lp = next(edges)
+            extra = f'pos="{pos}"' + (f' lp="{lp}"' if lp else "")
+            return f"{match.group(1)} [{match.group(3) + ' ' if match.group(3) else ''}{extra}]"
+
+        text = _EDGE.sub(edge, text)
+        graph = " ".join(f'{name}="{value}"' for name, value in kept.graph.items() if value)
+        closing = text.rstrip().rindex("}")
+        return f"{text[:closing]}\tgraph [{graph}]\n{text[closing:]}" if graph else text
+
+    @classmethod
+    def sizes(cls, source, kept):
+        laid_out = json.loads(cls._render(cls.placed(source, kept), "json", "nop2"))
+        return {
+            item["name"]: (float(item["width"]), float(item["height"]))
+            for item in laid_out.get("objects", ())
+            if "width" in item and "nodes" not in item
+        }
+
+    @classmethod
+    def draw(cls, source, kept):
+        return cls._render(cls.placed(source, kept), "svg", "nop2")
+
+
+_BACKENDS = {PYGRAPHVIZ: _Pygraphviz, WASM: _Wasm}
+# The graph's own positions: its bounding box and its caption's.
+_GRAPH_POSITIONS = ("bb", "lp")
 
 
 class _Positions:
     """Where one layout put each node, edge and label, as Graphviz wrote them."""
 
-    def __init__(self, laid_out, shape, labelled, gradients):
+    def __init__(self, nodes, edges, graph, shape, labelled, gradients):
         self.shape = shape
         self.labelled = labelled  # which edges have room for a label
         self.gradients = gradients  # {node: the gradients it was laid out with}
-        self.nodes = {str(node): (node.attr["pos"], node.attr["width"], node.attr["height"]) for node in laid_out.nodes()}
-        self.sizes = {name: (float(width), float(height)) for name, (_, width, height) in self.nodes.items()}
-        self.edges = [(edge.attr.get("pos"), edge.attr.get("lp")) for edge in laid_out.edges()]
-        self.graph = {name: laid_out.graph_attr.get(name) for name in ("bb", "lp")}
+        self.nodes = nodes  # {name: (pos, width, height)}
+        self.sizes = {name: (float(width), float(height)) for name, (_, width, height) in nodes.items()}
+        self.edges = edges  # [(pos, label position or None)], in the order of the DOT text
+        self.graph = graph  # {"bb": ..., "lp": ...}
 
     def has_room(self, labelled):
         """Has every edge that has a label room for one?"""
         return all(had or not has for has, had in zip(labelled, self.labelled))
-
-    def place(self, graph):
-        """Give ``graph`` (of the same shape) the kept positions and box sizes."""
-        for node in graph.nodes():
-            pos, width, height = self.nodes[str(node)]
-            node.attr.update(pos=pos, width=width, height=height)
-        for edge, (pos, lp) in zip(graph.edges(), self.edges):
-            edge.attr["pos"] = pos
-            if lp:
-                edge.attr["lp"] = lp
-        for name, value in self.graph.items():
-            if value:
-                graph.graph_attr[name] = value
 
     def surely_holds(self, source):
         """Does every gradient in ``source`` surely fit the room laid out for it (see ``_surely_no_wider``)?"""
@@ -210,10 +292,10 @@ class _Positions:
                 return False
         return True
 
-    def holds(self, graph):
-        """Does every box of ``graph`` (placed and sized by nop2) fit the box kept for it?"""
-        for node in graph.nodes():
-            width, height = self.sizes[str(node)]
-            if float(node.attr["width"]) > width + _GROWN_INCHES or float(node.attr["height"]) > height + _GROWN_INCHES:
+    def holds(self, sizes):
+        """Does every box, sized from its text at the kept positions (``{node: (width, height)}``), fit the box kept for it?"""
+        for name, (width, height) in sizes.items():
+            kept_width, kept_height = self.sizes[name]
+            if width > kept_width + _GROWN_INCHES or height > kept_height + _GROWN_INCHES:
                 return False
         return True

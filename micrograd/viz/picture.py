@@ -7,15 +7,28 @@ plain-text part is a short description with the numbers drawn, which is
 what strict nbval compares (it never compares PNGs).  ``svg()`` gives the
 same picture as SVG text that is the same in every run.
 
-Needs matplotlib (``pip install matplotlib``), imported when a picture is made.
+Needs matplotlib (``pip install matplotlib``), imported when a picture is made.  Where it
+is missing and a note was set with ``note_when_missing`` (the course's browser app sets one),
+a function marked ``@drawn_or_noted`` returns a :class:`NotDrawn` that shows that one line
+instead of raising.
 """
 
 import base64
+import functools
 import io
 
 from ..optional import require
 
-__all__ = ["Picture", "new_figure", "DENSITY", "CSS_DPI", "MIN_FONT_PT"]
+__all__ = [
+    "Picture",
+    "NotDrawn",
+    "new_figure",
+    "note_when_missing",
+    "drawn_or_noted",
+    "DENSITY",
+    "CSS_DPI",
+    "MIN_FONT_PT",
+]
 
 DENSITY = 2  # pixels per CSS pixel in the PNG
 CSS_DPI = 96  # CSS pixels per inch, fixed by the CSS standard
@@ -36,7 +49,56 @@ _STYLE = {
 
 
 def _matplotlib():
+    # matplotlib.figure is what pictures draw with: a matplotlib without it (a stand-in) is none.
+    require("matplotlib.figure", "micrograd.viz's pictures", "notebooks")
     return require("matplotlib", "micrograd.viz's pictures", "notebooks")
+
+
+_note = None  # what a picture shows where matplotlib is missing, if anything (see note_when_missing)
+
+
+def note_when_missing(note):
+    """Where matplotlib is missing, pictures show ``note`` (one line) instead of raising; None: they raise."""
+    global _note
+    if note is not None and (not isinstance(note, str) or "\n" in note or not note.strip()):
+        raise ValueError(f"the note a picture shows without matplotlib is one line of text, got {note!r}")
+    _note = note
+
+
+class NotDrawn:
+    """A picture that could not be drawn here: shows its one line (see ``note_when_missing``)."""
+
+    def __init__(self, note):
+        self.note = note
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        return {"text/plain": self.note}
+
+    def __repr__(self):
+        return self.note
+
+
+def drawn_or_noted(make):
+    """``make`` (a function that returns a Picture), returning a NotDrawn where matplotlib is missing and a note is set."""
+
+    @functools.wraps(make)
+    def drawn(*args, **kwargs):
+        try:
+            return make(*args, **kwargs)
+        except ImportError:
+            if _note is None or _has_matplotlib():
+                raise
+            return NotDrawn(_note)
+
+    return drawn
+
+
+def _has_matplotlib():
+    try:
+        _matplotlib()
+    except ImportError:
+        return False
+    return True
 
 
 def new_figure(width_px, height_px):

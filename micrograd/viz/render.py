@@ -1,16 +1,22 @@
-"""DOT text to a picture: in this process with the Graphviz that pip installs, else with the system's ``dot``.
+"""DOT text to a picture, by whichever Graphviz is here: the one place that picks it.
 
-``pygraphviz``'s wheels (Linux x86_64 and aarch64, macOS arm64, Windows)
-bundle Graphviz's libraries and its dot layout, so ``pip install`` is all a
-learner needs, and rendering in the process takes about a millisecond where
-starting ``dot`` takes ten or more: the steppers redraw on every step.
-Where no wheel exists (macOS on Intel, say) the system's ``dot`` program,
-run through the ``graphviz`` package, is the fallback.
+In order:
 
-``MICROGRAD_GRAPHVIZ=dot`` in the environment makes drawings use the
-system's ``dot`` even where pygraphviz is installed (the tests compare the
-two that way); ``MICROGRAD_GRAPHVIZ=pygraphviz`` insists on the bundled one.
-Either way the font is pinned (see ``fonts``).
+1. ``pygraphviz`` in this process: its wheels (Linux x86_64 and aarch64, macOS arm64,
+   Windows) bundle Graphviz's libraries and its dot layout, so ``pip install`` is all a learner
+   needs, and rendering in the process takes about a millisecond where starting ``dot`` takes
+   ten or more: the steppers redraw on every step.
+2. Graphviz in WebAssembly (``wasm``, viz.js), under Pyodide (``sys.platform ==
+   "emscripten"``): the course in the browser, where no program can start.
+3. The system's ``dot`` program, run through the ``graphviz`` package (macOS on Intel, say).
+4. None: a drawing then shows how to install one, with its DOT text (see ``drawing``).
+
+The DOT text is the same whichever draws it; only the renderer differs.
+
+``MICROGRAD_GRAPHVIZ=dot`` in the environment makes drawings use the system's ``dot`` even
+where pygraphviz is installed (the tests compare the two that way);
+``MICROGRAD_GRAPHVIZ=pygraphviz`` insists on the bundled one.  Either way the font is pinned
+(see ``fonts``).
 """
 
 import contextlib
@@ -18,12 +24,43 @@ import functools
 import os
 import sys
 
+import graphviz
+
+from . import wasm
 from .fonts import pinned_fonts
 
-__all__ = ["CHOICE_VARIABLE", "in_process", "graphviz_in_process", "render_in_process", "renderer_name"]
+__all__ = [
+    "CHOICE_VARIABLE",
+    "INSTALL_ADVICE",
+    "GraphvizNotFound",
+    "renderer",
+    "renders_in_process",
+    "in_process",
+    "graphviz_in_process",
+    "render_in_process",
+    "renderer_name",
+]
+
+INSTALL_ADVICE = (
+    "Neither pygraphviz nor Graphviz's `dot` program is installed, so this graph "
+    "cannot be drawn as a picture. Install one of them:\n"
+    "    pip install pygraphviz                        (wheels with Graphviz inside: Linux, macOS arm64, Windows)\n"
+    "    apt-get install graphviz                      (Debian, Ubuntu)\n"
+    "    conda install -c conda-forge python-graphviz  (conda)\n"
+    "    brew install graphviz                         (macOS)\n"
+    "then restart the kernel. Meanwhile micrograd.viz.text_graph(root) shows the graph as text."
+)
+
+
+class GraphvizNotFound(graphviz.ExecutableNotFound):
+    """No Graphviz can draw here (or not yet, in the browser); the message says what to do."""
+
+    def __init__(self, advice=INSTALL_ADVICE):
+        RuntimeError.__init__(self, advice)
 
 CHOICE_VARIABLE = "MICROGRAD_GRAPHVIZ"
 _CHOICES = ("dot", "pygraphviz")
+PYGRAPHVIZ, WASM, DOT = "pygraphviz", "wasm", "dot"
 
 
 def _choice():
@@ -59,10 +96,33 @@ def in_process():
     return module
 
 
-def render_in_process(source, format):
-    """``source`` (DOT text) laid out by dot and rendered to ``format``, as bytes, with the pinned font."""
+def renderer():
+    """Which Graphviz draws here: ``"pygraphviz"`` (in this process), ``"wasm"`` (Graphviz in
+    WebAssembly, under Pyodide) or ``"dot"`` (the system's program, which may be missing too)."""
+    if in_process() is not None:
+        return PYGRAPHVIZ
+    if _choice() != "dot" and wasm.available():
+        return WASM
+    return DOT
+
+
+def renders_in_process():
+    """Whether drawings render without starting a program (pygraphviz, or Graphviz in WebAssembly)."""
+    return renderer() != DOT
+
+
+def render_in_process(source, format, engine="dot"):
+    """``source`` (DOT text) laid out by ``engine`` and rendered to ``format``, as bytes, with the pinned font.
+
+    Raises :class:`GraphvizNotFound` when Graphviz in WebAssembly cannot draw (yet), saying why.
+    """
+    if renderer() == WASM:
+        try:
+            return wasm.render(source, format, engine).encode("utf-8")
+        except wasm.NotReady as error:
+            raise GraphvizNotFound(str(error)) from error
     with graphviz_in_process() as module:
-        return module.AGraph(string=source).draw(format=format, prog="dot")
+        return module.AGraph(string=source).draw(format=format, prog=engine)
 
 
 @contextlib.contextmanager
@@ -103,9 +163,13 @@ def _stderr_silenced():
 
 
 def renderer_name():
-    """Which Graphviz draws here, for messages and the tests: ``'pygraphviz <version>'`` or ``'dot'``."""
-    module = in_process()
-    if module is None:
+    """Which Graphviz draws here, for messages and the tests: ``'pygraphviz <version> (Graphviz <version>)'``,
+    ``'Graphviz in WebAssembly (viz.js)'`` or ``'dot'``."""
+    name = renderer()
+    if name == WASM:
+        return "Graphviz in WebAssembly (viz.js)"
+    if name == DOT:
         return "dot"
+    module = in_process()
     graphviz_version = getattr(module, "__graphviz_version__", None)  # pygraphviz 2 says which Graphviz it holds
     return f"pygraphviz {module.__version__}" + (f" (Graphviz {graphviz_version})" if graphviz_version else "")

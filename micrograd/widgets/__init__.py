@@ -10,8 +10,10 @@ training stepper is a view of a ``micrograd.training.TrainingSession``,
 which runs without widgets.  Displayed, each controller also carries a
 static picture of its state (HTML with an SVG), which GitHub, nbviewer or a
 static site show where no kernel runs.
-Needs ipywidgets, matplotlib and graphviz (``pip install
-'micrograd-lessons[widgets]'``).
+Needs ipywidgets and graphviz (``pip install 'micrograd-lessons[widgets]'``);
+the training stepper's figure also needs numpy, matplotlib and pillow, which
+it imports when it is made, so that the other widgets work where those are
+missing (the course in the browser).
 """
 
 from .backprop import BackpropStepper

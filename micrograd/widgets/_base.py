@@ -11,9 +11,9 @@ __all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "messag
 GRAPH_MAX_HEIGHT = "480px"
 
 
-def require(module):
-    """Import a third-party module the widgets need, or say how to get it."""
-    return optional.require(module, "micrograd.widgets", "widgets")
+def require(module, feature="micrograd.widgets"):
+    """Import a third-party module the widgets need, or say how to get it (``feature``: which part needs it)."""
+    return optional.require(module, feature, "widgets")
 
 
 widgets = require("ipywidgets")

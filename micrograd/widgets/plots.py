@@ -7,11 +7,13 @@ from ..engine import Value
 from ..nn import MLP, Layer, Neuron
 from ._base import require
 
-np = require("numpy")
-matplotlib = require("matplotlib")
-matplotlib_figure = require("matplotlib.figure")
-FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
-PIL_Image = require("PIL.Image")
+# Imported by TrainingStepper when it makes its figure, never by ``import micrograd.widgets``.
+_FEATURE = "micrograd.widgets.TrainingStepper's figure"
+np = require("numpy", _FEATURE)
+matplotlib = require("matplotlib", _FEATURE)
+matplotlib_figure = require("matplotlib.figure", _FEATURE)
+FigureCanvasAgg = require("matplotlib.backends.backend_agg", _FEATURE).FigureCanvasAgg
+PIL_Image = require("PIL.Image", _FEATURE)
 
 __all__ = ["grid_outputs", "class_margins", "TrainingPlot", "DENSITY"]
 

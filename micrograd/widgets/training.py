@@ -6,7 +6,6 @@ import time
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
 from ._base import Controller, fmt, message_html, static_html, widgets
-from .plots import TrainingPlot
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
 
@@ -77,6 +76,10 @@ class TrainingStepper(Controller):
             boundary = dimension == 2
         if boundary and dimension != 2:
             raise ValueError(f"a decision boundary needs 2-D inputs, these have {dimension} features; pass boundary=False")
+        # The figure needs numpy, matplotlib and pillow, imported here so that the other widgets
+        # import without them (the course in the browser has none of the three).
+        from .plots import TrainingPlot
+
         self.plot = TrainingPlot(self.model, self.X, self.y, boundary=boundary, resolution=resolution)
         self._build_widgets(run_steps, play_interval)
         self.redraw()

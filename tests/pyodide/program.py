@@ -1,0 +1,77 @@
+# Run under Pyodide by tests/test_pyodide.py (through run.mjs): the course as the browser app's
+# kernel runs it. Prints one JSON object, as its last line, for the test to check.
+import contextlib
+import io
+import json
+import os
+import sys
+import types
+
+found = {"platform": sys.platform}
+
+# What pyodide_kernel's mocks do: an empty fcntl module, with no flock.
+sys.modules["fcntl"] = types.ModuleType("fcntl")
+# The app's build sets these, relative to the kernel worker's location (here: node_modules/pyodide/).
+os.environ["MICROGRAD_GRAPHVIZ_URL"] = "../@viz-js/viz/dist/viz.js"
+os.environ["MICROGRAD_SITE_URL"] = "../../site/"
+
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
+
+shell = InteractiveShell.instance(colors="nocolor")
+shell.extension_manager.load_extension("micrograd.course.browser")
+
+
+def run_cell(code):
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        result = shell.run_cell(code)
+    return {"printed": printed.getvalue(), "success": result.success}
+
+
+from micrograd import Value  # noqa: E402
+from micrograd.viz import draw_dot, wasm  # noqa: E402
+from micrograd.viz.render import renderer_name  # noqa: E402
+
+found["graphviz_url"] = wasm.loading_started()
+
+a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
+e = a * b
+e.label = "e"
+d = e + c
+d.label = "d"
+L = d * f
+L.label = "L"
+L.backward()
+found["grads"] = [a.grad, b.grad, c.grad, f.grad]
+
+drawing = draw_dot(L, show_local_grads=True)
+found["source"] = drawing.source
+# No JavaScript Promise Integration in Node's runPythonAsync: before viz.js is there, a drawing says so.
+found["before_loaded"] = None if wasm.ready() else drawing._repr_mimebundle_()["text/plain"].splitlines()[0]
+await wasm.loaded()  # noqa: F704 - top-level await, as a cell in the browser may
+found["renderer"] = renderer_name()
+found["svg"] = drawing._repr_svg_()
+found["drawn_by"] = drawing.drawn_by
+found["svg_without_font_fix"] = wasm._state().render(drawing.source, "svg", "dot")  # what the layout was before
+
+from micrograd.widgets import BackpropStepper  # noqa: E402
+
+stepper = BackpropStepper(L)
+while not stepper.done:
+    stepper.step()
+found["stepper"] = stepper.summary()
+found["stepper_layouts"] = stepper.layout.layouts
+found["stepper_picture"] = stepper.static_html()
+found["kept_svg"] = stepper.layout.svg(draw_dot(L))
+
+os.makedirs("/home/learner", exist_ok=True)
+os.chdir("/home/learner")
+found["enable_magic"] = run_cell("from micrograd.course import yours\nyours.enable_magic()")
+found["magic"] = run_cell("%%my_micrograd lesson 2: MyValue\nclass MyValue:\n    pass\n")
+with open("my_micrograd.py", encoding="utf-8") as saved:
+    found["saved"] = saved.read()
+
+with open("/packages/lesson_cells.json", encoding="utf-8") as cells:  # written by the test
+    found["cells"] = [run_cell(code) for code in json.load(cells)]
+found["numpy"] = run_cell("import numpy as np")
+print(json.dumps(found))

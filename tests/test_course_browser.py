@@ -1,0 +1,122 @@
+"""micrograd.course.browser, the browser app's IPython extension, on CPython with numpy, matplotlib,
+scikit-learn and scipy hidden as the app lacks them (tests/test_pyodide.py runs it under Pyodide)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+LESSON_01 = REPO / "notebooks" / "01_derivatives.ipynb"
+
+# Runs each cell given (a JSON list on stdin) in an IPython shell with the extension loaded, and
+# prints a JSON list: per cell, what it printed and the error it showed, if any.
+SHELL = r"""
+import contextlib, importlib.machinery, io, json, sys
+
+HIDDEN = {"numpy", "matplotlib", "sklearn", "scipy", "PIL"}
+found = importlib.machinery.PathFinder.find_spec
+def find_spec(name, path=None, target=None):
+    return None if name.split(".")[0] in HIDDEN else found(name, path, target)
+importlib.machinery.PathFinder.find_spec = staticmethod(find_spec)  # as if they were not installed
+
+from IPython.core.interactiveshell import InteractiveShell
+
+shell = InteractiveShell.instance(colors="nocolor")
+shell.extension_manager.load_extension("micrograd.course.browser")
+out = []
+for cell in json.load(sys.stdin):
+    printed, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
+        result = shell.run_cell(cell)
+    out.append({"printed": printed.getvalue(), "error": None if result.success else errors.getvalue() + printed.getvalue()})
+print(json.dumps(out))
+"""
+
+
+def run_cells(cells, **env):
+    done = subprocess.run(
+        [sys.executable, "-c", SHELL], input=json.dumps(cells), capture_output=True, text=True, timeout=300,
+        cwd=REPO, env={**os.environ, **env},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def code_cells(notebook):
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def test_lesson_01_runs_and_each_figure_cell_says_once_where_to_see_its_figure():
+    cells = code_cells(LESSON_01)
+    runs = run_cells(cells, MICROGRAD_SITE_URL="https://example.org/course/")
+    note = ("This figure needs matplotlib, which this browser app does not have; the course site shows it: "
+            "https://example.org/course/ (or run the lesson in JupyterLab, `make lab`).")
+    assert [run["error"] for run in runs] == [None] * len(cells)
+    assert runs[0]["printed"] == ""  # %matplotlib inline and %config InlineBackend run quietly
+    figure_cells = [i for i, cell in enumerate(cells) if "plt.subplots" in cell]
+    assert len(figure_cells) == 3
+    for i, run in enumerate(runs):
+        assert run["printed"].count(note) == (1 if i in figure_cells else 0), (i, run["printed"])
+
+
+def test_two_panels_and_a_grid_of_axes_unpack_and_a_figure_without_show_still_says_so():
+    runs = run_cells([
+        "import matplotlib.pyplot as plt\n"
+        "fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.2), sharey=True)\n"
+        "left.plot([1, 2], [3, 4]); right.set(title='ReLU'); plt.tight_layout(); plt.show()",
+        "fig, axes = plt.subplots(2, 8)\nfor ax in axes.flat:\n    ax.axis('off')\nline, = axes[1, 7].plot([1])",
+        "print('no figure here')",
+        "plt.subplots(0, 1)",
+    ])
+    assert [run["printed"].count("This figure needs matplotlib") for run in runs[:3]] == [1, 1, 0]
+    assert [run["error"] for run in runs[:3]] == [None] * 3
+    assert "plt.subplots takes the number of rows as a whole number ≥ 1, got 0" in runs[3]["error"]
+
+
+def test_the_package_pictures_show_the_line_instead_of_raising():
+    runs = run_cells([
+        "from micrograd.viz import loss_curve, attention_heatmaps\n"
+        "print(repr(loss_curve([3.0, 2.5, 2.0], 27)))",
+        "print(repr(attention_heatmaps([[[1.0]]], ['BOS'])))",
+    ])
+    for run in runs:
+        assert run["error"] is None and run["printed"].startswith("This figure needs matplotlib"), run
+
+
+def test_numpy_scikit_learn_and_scipy_say_in_one_line_where_the_lesson_runs():
+    runs = run_cells(["import numpy as np", "from sklearn.datasets import make_moons", "import scipy", "import matplotlib.colors"])
+    for run, package in zip(runs, ("numpy", "scikit-learn", "scipy", "matplotlib")):
+        assert run["error"].strip() == (
+            f"NotInThisBrowser: This browser app has no {package}, so this cell cannot run here: the lesson runs in "
+            "full in JupyterLab (`make lab`), or in a JupyterLite app built with a full Pyodide distribution."
+        ), run["error"]
+
+
+def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_the_extension():
+    code = (
+        "import sys\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "shell.extension_manager.load_extension('micrograd.course.browser')\n"
+        "import numpy, matplotlib.pyplot\n"
+        "print(numpy.__name__, matplotlib.__file__ is not None, 'InlineBackend' in [type(c).__name__ for c in shell.configurables])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["numpy", "True", "False"]
+
+
+def test_under_pyodide_a_missing_package_is_not_answered_with_pip_install(monkeypatch):
+    from micrograd import optional
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    try:
+        optional.require("numpy_that_is_not_there", "micrograd.widgets.TrainingStepper's figure", "widgets")
+    except ImportError as error:
+        message = str(error)
+    assert "pip install" not in message
+    assert message.startswith("micrograd.widgets.TrainingStepper's figure needs numpy_that_is_not_there")
+    assert "which this browser app does not have: run this lesson in JupyterLab (`make lab`)" in message
