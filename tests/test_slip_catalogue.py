@@ -541,6 +541,8 @@ ANSWER_SLIPS = [
                  "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),
                  "Adam without bias correction", id="l11-step-adam-without-bias-correction"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, ("    return loss.data", "    return loss")),),
+                 "return its number, loss.data", id="l11-step-returns-the-loss-value"),
     pytest.param(lesson11.sample_next,
                  lambda: (load_gpt_source("def sample_next(logits, temperature):\n    probs = softmax([l / temperature "
                                           "for l in logits])\n    return random.choices(range(len(logits)), "

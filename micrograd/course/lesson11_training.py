@@ -78,6 +78,10 @@ def training_problem(fn):
         raise
     if any(loss is None for loss in got):
         return "it returns None; return the loss's number, loss.data"
+    if any(callable(getattr(loss, "backward", None)) for loss in got):
+        return (f"it returns the loss itself, a {type(got[0]).__name__}; return its number, loss.data. A loss Value "
+                "holds on to the step's whole graph, every node of the GPT's forward pass, for as long as it is kept "
+                "(in a list of losses, say): the number is all a training loop needs to keep")
     numbers = [as_number(loss) for loss in got]
     if any(x is None for x in numbers):
         return f"it returns {type(got[0]).__name__}; return the loss's number, loss.data"
