@@ -510,6 +510,8 @@ ANSWER_SLIPS = [
                  lambda: lesson7_step(("    optimizer.step()\n",
                                        "    for p in model.parameters():\n        p.data += 0.5 * p.grad\n")),
                  "uphill, where the loss grows", id="l07-step-manual-update-uphill"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("    return loss\n", "    return loss.data\n")),
+                 "loss Value itself, loss (not loss.data)", id="l07-step-returns-the-losss-number"),
     pytest.param(lesson07.new_moons_accuracy, lambda: lesson7_accuracy("error rate"), "the error rate",
                  id="l07-accuracy-the-error-rate"),
     pytest.param(lesson09.broken_op, lambda: (lesson09.suspect_function,), "built from the four suspects",

@@ -115,7 +115,7 @@ def training_step(step):
     expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=_LR), _BATCH)
     after = [p.data for p in theirs.parameters()]
     if not isinstance(loss, Value):
-        return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
+        return failed(f"it returns {type(loss).__name__}; return this step's loss Value itself, loss (not loss.data)")
     if all(a == b for a, b in zip(after, before)):
         if "step on zero gradients" in optimizer.calls and any(p.grad for p in theirs.parameters()):
             return failed("no parameter moved: step() ran before backward(), on gradients zero_grad() had just "
