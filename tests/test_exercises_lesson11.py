@@ -98,10 +98,21 @@ def test_rmsnorm_written_another_way_passes(source):
     ((("sum(xi * xi for xi in x) / len(x)", "sum(x) / len(x)"),), "the mean of the squares"),
     ((("sum(xi * xi for xi in x) / len(x)", "sum(xi * xi for xi in x)"),), "divide it by len(x)"),
     ((("    ms = sum", "    mean = sum(x) / len(x)\n    x = [xi - mean for xi in x]\n    ms = sum"),), "LayerNorm"),
+    ((("(ms + 1e-5) ** -0.5", "(ms + 1e-8) ** -0.5"),), "its epsilon is 1e-8; microgpt's is 1e-5"),
+    ((("(ms + 1e-5) ** -0.5", "(ms + 0.01) ** -0.5"),), "its epsilon is 0.01; microgpt's is 1e-5"),
 ])
 def test_rmsnorm_slips_are_named(swaps, words):
     verdict = check.rmsnorm(load("lesson 11: rmsnorm", *swaps))
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert_shown_apart(verdict.message)
+
+
+def assert_shown_apart(message):
+    """Every "gives X, expected Y" in a message shows X and Y differently."""
+    import re
+
+    for got, want in re.findall(r"gives (\[[^]]*\]|[-\d.e]+), expected (\[[^]]*\]|[-\d.e]+)", message):
+        assert got != want, message
 
 
 # -- one attention head ---------------------------------------------------------------------------------------------
@@ -221,10 +232,14 @@ def causal_attention(qs, ks, vs):
     ("[attention_head(qs[t], ks[t:t + 1], vs[t:t + 1]) for t in range(len(qs))]", "only its own key"),
     ("attention_head(qs[-1], ks, vs)", "one output per position"),
     ("[attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs) - 1)]", "for a name of 4 positions"),
+    ("[attention_head(qs[0], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]",
+     "position 1 gives [0.05898, -0.05716, 0.5875, -0.4857], expected [0.4303, -0.2319, 0.4346, -0.1362], the first "
+     "position that differs"),
 ])
 def test_causal_attention_slips_are_named(body, words):
     verdict = check.causal_attention(causal(body))
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert_shown_apart(verdict.message)
 
 
 # -- exercise 2: sampling with a temperature ------------------------------------------------------------------------

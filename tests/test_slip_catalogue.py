@@ -532,6 +532,8 @@ ANSWER_SLIPS = [
     pytest.param(lesson11.softmax,
                  lambda: (load_gpt_piece("lesson 11: softmax", ("max(val.data for val in logits)", "0.0")),),
                  "Subtract the largest logit", id="l11-softmax-without-the-max-overflows"),
+    pytest.param(lesson11.rmsnorm, lambda: (load_gpt_piece("lesson 11: rmsnorm", ("(ms + 1e-5)", "(ms + 1e-8)")),),
+                 "its epsilon is 1e-8", id="l11-rmsnorm-another-epsilon"),
     pytest.param(lesson11.attention_head,
                  lambda: (load_gpt_piece("lesson 11: attention_head", (" / head_dim**0.5", "")),),
                  "not divided by √head_dim", id="l11-head-scores-not-scaled"),
@@ -539,6 +541,10 @@ ANSWER_SLIPS = [
                  lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[t], ks, vs) "
                                           "for t in range(len(qs))]\n", "causal_attention"),),
                  "looks at later positions", id="l11-causal-reads-every-key"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[0], "
+                                          "ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]\n", "causal_attention"),),
+                 "position 1 gives", id="l11-causal-one-query-for-every-position"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
                  "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),

@@ -11,7 +11,7 @@ import sys
 
 from ..engine import Value
 from .verdicts import as_number, as_whole_number
-from .lesson11_pieces import all_close, numbers, outputs, shown
+from .lesson11_pieces import all_close, numbers, outputs, shown, shown_apart
 from .lesson11_microgpt import head_numbers, softmax_numbers
 
 __all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
@@ -67,8 +67,10 @@ def causal_problem(fn):
                 "keys 0 to t only: ks[:t + 1]")
     if all(all_close(g, head_numbers(_QS[t], _KS[:t + 1], _VS[:t + 1], "only itself")) for t, g in enumerate(got)):
         return "each position reads only its own key and value; it reads every key up to its own, ks[:t + 1]"
-    return (f"position 0 gives {shown(got[0])}, expected {shown(want[0])} (its own value: one key, weight 1); "
-            "position t is one head reading qs[t] against ks[:t + 1] and vs[:t + 1]")
+    t = next(t for t, (g, w) in enumerate(zip(got, want)) if not all_close(g, w))
+    alone = " (its own value: one key, weight 1)" if t == 0 else ", the first position that differs"
+    return (f"position {t} gives {shown_apart(got[t], want[t])}{alone}; position t is one head reading qs[t] "
+            "against ks[:t + 1] and vs[:t + 1]")
 
 
 # Exercise 2: sampling with a temperature -----------------------------------------------------

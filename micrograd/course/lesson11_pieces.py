@@ -11,10 +11,10 @@ wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 import math
 
 from ..engine import Value
-from .verdicts import as_number, close
-from .lesson11_microgpt import head_numbers, rmsnorm_numbers, softmax_numbers
+from .verdicts import as_number, close, digits_apart
+from .lesson11_microgpt import EPS_RMS, head_numbers, rmsnorm_numbers, softmax_numbers
 
-__all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "gradient_problem", "weighted",
+__all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "shown_apart", "gradient_problem", "weighted",
            "softmax_problem", "rmsnorm_problem", "head_problem", "hint_from_softmax"]
 
 
@@ -51,6 +51,12 @@ def shown(xs, digits=4):
     return "[" + ", ".join(f"{x:.{digits}g}" for x in xs) + "]"
 
 
+def shown_apart(got, want):
+    """"got, expected want", with digits enough for the two to read differently."""
+    digits = digits_apart(got, want)
+    return f"{shown(got, digits)}, expected {shown(want, digits)}"
+
+
 def gradient_problem(leaves, want, what):
     """Why the gradients the leaves hold are not want, or None."""
     got = [leaf.grad for leaf in leaves]
@@ -59,7 +65,7 @@ def gradient_problem(leaves, want, what):
     if all(g == 0 for g in got):
         return (f"backward() leaves every gradient of {what} at 0: the result is not connected to them. Compute "
                 "with the Values themselves (v - max_val, v.exp()), not with their .data")
-    return f"the numbers are right but the gradients of {what} are {shown(got)}, expected {shown(want)}"
+    return f"the numbers are right but the gradients of {what} are {shown_apart(got, want)}"
 
 
 def weighted(items, coefficients):
@@ -85,7 +91,7 @@ def _softmax_numbers_problem(got):
         return "it divides the logits by their sum; softmax divides exp(logit) by the sum of the exps"
     if all_close(got, [math.exp(z - max(_LOGITS)) for z in _LOGITS]):
         return "the largest logit's probability is 1 and the sum is more than 1: divide each exp by the total"
-    return (f"softmax({_LOGITS}) gives {shown(got)}, expected {shown(want)}: exp of each logit minus the largest, "
+    return (f"softmax({_LOGITS}) gives {shown_apart(got, want)}: exp of each logit minus the largest, "
             "divided by their total")
 
 
@@ -123,8 +129,7 @@ def softmax_problem(fn):
         if problem:
             return problem
         if not all_close(numbers(found[0]), softmax_numbers(large)):
-            return (f"on the logits {large} it gives {shown(numbers(found[0]))}, expected "
-                    f"{shown(softmax_numbers(large))}")
+            return f"on the logits {large} it gives {shown_apart(numbers(found[0]), softmax_numbers(large))}"
     return None
 
 
@@ -150,6 +155,17 @@ def _rmsnorm_gradients(x, c):
     return [cj * s - s**3 * xj * pull / n for cj, xj in zip(c, x)]
 
 
+def _epsilon_of(got):
+    """The epsilon of an rmsnorm that is microgpt's but for it, (ms + eps) ** -0.5, read from its output; else None."""
+    if any(x == 0 for x in _X):
+        return None
+    scales = [g / x for g, x in zip(got, _X)]
+    if scales[0] <= 0 or not all(close(s, scales[0], 1e-9) for s in scales):
+        return None
+    eps = scales[0] ** -2 - sum(x * x for x in _X) / len(_X)
+    return eps if 0 < eps < 1 and not math.isclose(eps, EPS_RMS, rel_tol=1e-3) else None
+
+
 def rmsnorm_problem(fn):
     leaves = [Value(x) for x in _X]
     result, problem = outputs(fn(leaves), len(leaves), "rmsnorm(x)")
@@ -160,7 +176,11 @@ def rmsnorm_problem(fn):
         for slip, message in _RMS_SLIPS.items():
             if all_close(got, rmsnorm_numbers(_X, slip)):
                 return message
-        return (f"rmsnorm({_X}) gives {shown(got)}, expected {shown(rmsnorm_numbers(_X))}: each x divided by "
+        eps = _epsilon_of(got)
+        if eps is not None:
+            return (f"its epsilon is {eps:.2g}".replace("e-0", "e-") + "; microgpt's is 1e-5, inside the root: scale = (ms + 1e-5) ** -0.5. "
+                    f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}")
+        return (f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}: each x divided by "
                 "the root of the mean of the squares (plus 1e-5)")
     weighted(result, _RMS_COEFFICIENTS).backward()
     problem = gradient_problem(leaves, _rmsnorm_gradients(_X, _RMS_COEFFICIENTS), "x")
@@ -228,7 +248,7 @@ def head_problem(fn):
             for slip, message in _HEAD_SLIPS.items():
                 if all_close(got, head_numbers(_Q, keys, values, slip)):
                     return message
-            return (f"{call} gives {shown(got)}, expected {shown(want)}: scores q·k / √head_dim, their softmax, "
+            return (f"{call} gives {shown_apart(got, want)}: scores q·k / √head_dim, their softmax, "
                     "and the values weighted by it")
         reference, rq, rk, rv = _head_reference(keys, values)
         coefficients = [0.6, -0.9, 0.4, 1.3]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "fmt",
+    "fmt_apart",
+    "digits_apart",
     "Verdict",
     "VERDICT_MIME",
     "checker",
@@ -310,3 +312,24 @@ def fmt(x):
     if isinstance(x, float):
         return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
     return repr(x)
+
+
+def digits_apart(got, want, fewest=4):
+    """The fewest significant digits, ``fewest`` or more, that show got and want (numbers, or lists of them)
+    differently: a verdict never reads "gives 3.3000, expected 3.3000".  17 when even those agree."""
+    got = [as_number(x) for x in got] if isinstance(got, (list, tuple)) else [as_number(got)]
+    want = [as_number(x) for x in want] if isinstance(want, (list, tuple)) else [as_number(want)]
+    if None in got or None in want:
+        return fewest
+    for digits in range(fewest, 17):
+        if [f"{x:.{digits}g}" for x in got] != [f"{x:.{digits}g}" for x in want]:
+            return digits
+    return 17
+
+
+def fmt_apart(got, want):
+    """got and want as fmt shows them, with more digits where fmt's would read the same."""
+    if fmt(got) != fmt(want) or as_number(got) is None or as_number(want) is None:
+        return fmt(got), fmt(want)
+    digits = digits_apart(got, want, 7)
+    return f"{as_number(got):.{digits}g}", f"{as_number(want):.{digits}g}"
