@@ -355,7 +355,15 @@ def test_parameter_count_right_answers_pass(answer):
 
 
 @pytest.mark.parametrize("answer, words", [
-    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, "GPT-2's count"),
+    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, "lm_head is missing: microgpt's lm_head is a vocab_size × n_embd "
+                                                        "matrix of its own (GPT-2 ties"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n), "it counts biases (the attention's four biases, the "
+                                                                    "MLP's two biases), and microgpt has none"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n) + V, "lm_head's bias), and microgpt has none"),
+    (lambda V, n, B, L: V * n + B * n + L * (12 * n * n + 9 * n) + (2 * L + 1) * 2 * n,  # GPT-2's count, in full
+     "lm_head is missing"),
+    (lambda V, n, B, L: V * n + B * n + L * (12 * n * n + 9 * n) + (2 * L + 1) * 2 * n, "LayerNorm's weight and bias"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * 12 * n * n + (2 * L + 1) * n, "microgpt's RMSNorm has no weights"),
     (lambda V, n, B, L: 2 * V * n + L * 12 * n * n, "position embeddings are missing"),
     (lambda V, n, B, L: 2 * V * n + B * n + L * 6 * n * n, "4 times as wide"),
     (lambda V, n, B, L: 2 * V * n + B * n + 12 * n * n, "multiply them by n_layer"),

@@ -551,6 +551,10 @@ ANSWER_SLIPS = [
                  "Adam without bias correction", id="l11-step-adam-without-bias-correction"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, ("    return loss.data", "    return loss")),),
                  "return its number, loss.data", id="l11-step-returns-the-loss-value"),
+    pytest.param(lesson11.parameter_count, lambda: (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n),),
+                 "microgpt has none", id="l11-count-with-biases"),
+    pytest.param(lesson11.parameter_count, lambda: (lambda V, n, B, L: V * n + B * n + L * 12 * n * n,),
+                 "lm_head is missing", id="l11-count-without-lm-head"),
     pytest.param(lesson11.sample_next,
                  lambda: (load_gpt_source("def sample_next(logits, temperature):\n    probs = softmax([l / temperature "
                                           "for l in logits])\n    return random.choices(range(len(logits)), "

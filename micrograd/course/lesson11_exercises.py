@@ -6,6 +6,7 @@ the logits divided by the temperature and against each slip's own distribution; 
 state (and numpy's, if the learner's session has imported numpy) is restored afterwards.
 """
 
+import itertools
 import random
 import sys
 
@@ -196,10 +197,11 @@ def parameter_count_of(vocab_size, n_embd, block_size, n_layer):
     return 2 * vocab_size * n_embd + block_size * n_embd + n_layer * 12 * n_embd * n_embd
 
 
+_TIED = ("lm_head is missing: microgpt's lm_head is a vocab_size × n_embd matrix of its own (GPT-2 ties its output "
+         "layer to wte; microgpt does not)")
+
 _COUNT_SLIPS = [
-    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n,
-     "that is GPT-2's count, which reuses wte as its output layer (weight tying); microgpt's lm_head is a "
-     "vocab_size × n_embd matrix of its own"),
+    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, _TIED),
     (lambda V, n, B, L: 2 * V * n + L * 12 * n * n,
      "the position embeddings are missing: wpe has one row of n_embd numbers per position, block_size rows"),
     (lambda V, n, B, L: 2 * V * n + B * n + L * 6 * n * n,
@@ -209,6 +211,36 @@ _COUNT_SLIPS = [
     (lambda V, n, B, L: 2 * V * n + B * n + L * 4 * n * n,
      "the attention's four matrices are there, the MLP's two are missing: 8 · n_embd² more per layer"),
 ]
+
+
+# What microgpt leaves out of GPT-2, in its own words "no biases" and "layernorm -> rmsnorm" (an RMSNorm with no
+# weights): each a count of parameters a learner may add, from the sizes.
+_BIASES = {"the attention's four biases": lambda V, n, B, L: L * 4 * n,
+           "the MLP's two biases": lambda V, n, B, L: L * 5 * n,
+           "lm_head's bias": lambda V, n, B, L: V}
+_NORM_WEIGHTS = {"": lambda V, n, B, L: 0,
+                 "a weight per number for each RMSNorm": lambda V, n, B, L: (2 * L + 1) * n,
+                 "LayerNorm's weight and bias for each norm, as GPT-2's": lambda V, n, B, L: (2 * L + 1) * 2 * n}
+
+
+def _extras_counted(fn):
+    """The biases and norm weights a count adds to microgpt's, in words, or None when it is not that."""
+    extra = {s: as_whole_number(fn(*s)) for s in _SIZES}
+    if any(x is None for x in extra.values()):
+        return None
+    extra = {s: x - parameter_count_of(*s) for s, x in extra.items()}
+    for k, tied, norms in itertools.product(range(len(_BIASES) + 1), (False, True), _NORM_WEIGHTS):
+        for biases in itertools.combinations(_BIASES, k):
+            if (biases or norms) and all(extra[s] == sum(_BIASES[b](*s) for b in biases) + _NORM_WEIGHTS[norms](*s)
+                                         - tied * s[0] * s[1] for s in _SIZES):
+                said = [_TIED] if tied else []
+                if biases:
+                    said.append(f"it counts biases ({', '.join(biases)}), and microgpt has none: \"no biases\", in "
+                                "its own words, so each of its layers is a matrix alone")
+                if norms:
+                    said.append(f"it counts {norms}, and microgpt's RMSNorm has no weights: it only rescales")
+                return "; ".join(said)
+    return None
 
 
 def parameter_count_problem(fn):
@@ -222,6 +254,9 @@ def parameter_count_problem(fn):
             for slip, message in _COUNT_SLIPS:
                 if all(as_whole_number(fn(*s)) == slip(*s) for s in _SIZES):
                     return f"parameter_count{sizes} gives {count}, expected {want}: {message}"
+            extras = _extras_counted(fn)
+            if extras:
+                return f"parameter_count{sizes} gives {count}, expected {want}: {extras}"
             return (f"parameter_count{sizes} gives {count}, expected {want}: wte and lm_head are vocab_size × n_embd, "
                     "wpe block_size × n_embd, and each layer has four n_embd × n_embd attention matrices and the "
                     "MLP's two of 4·n_embd × n_embd")
