@@ -74,6 +74,19 @@ def test_softmax_slips_are_named(swap, words):
     assert verdict.status == "failed" and words in verdict.message, verdict.message
 
 
+@pytest.mark.parametrize("shift, words", [
+    ("min(val.data for val in logits)", "it subtracts the smallest logit (-1)"),
+    ("sum(val.data for val in logits) / len(logits)", "it subtracts their mean (1)"),
+    ("logits[0].data", "it subtracts the first logit (2)"),
+    ("min(val.data for val in logits) + 0.5", "it subtracts -0.5 from the logits"),
+])
+def test_a_shift_by_anything_but_the_largest_logit_is_named(shift, words):
+    # The numbers are the same for any shift; logits far apart overflow every shift but the largest.
+    verdict = check.softmax(load("lesson 11: softmax", ("max(val.data for val in logits)", shift)))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert "microgpt subtracts the largest, 3.5" in verdict.message
+
+
 def test_negative_logits_far_below_0_without_the_shift_are_named_too():
     def softmax(logits):
         exps = [(v - 2000.0).exp() for v in logits]  # shifted the wrong way: every exp is 0

@@ -11,6 +11,7 @@ wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 import math
 
 from ..engine import Value
+from ..nodes import has_data, inputs_of, post_order
 from .verdicts import as_number, close, digits_apart
 from .lesson11_microgpt import EPS_RMS, head_numbers, rmsnorm_numbers, softmax_numbers
 
@@ -78,6 +79,7 @@ def weighted(items, coefficients):
 _LOGITS = [2.0, -1.0, 0.5, 3.5, 0.0]
 _COEFFICIENTS = [0.3, -1.1, 0.7, 0.2, -0.4]
 _LARGE = [1000.0, 999.0, 998.5]
+_FAR_APART = [-1000.0, 1000.0, 0.0]  # any shift but the largest leaves some z - shift near 1000 or 2000
 
 
 def _softmax_numbers_problem(got):
@@ -109,6 +111,35 @@ def _softmax_of(fn, logits):
     return (probs, leaves), problem
 
 
+def _shift_of(fn):
+    """The number fn's softmax subtracts from each logit before exp, read from the exp nodes of its graph, or None."""
+    probs = fn([Value(z) for z in _LOGITS])
+    found = set()
+    for node in (node for root in probs for node in post_order(root)):
+        ins = inputs_of(node)
+        if len(ins) == 1 and has_data(ins[0]) and ins[0].data < 700 and close(node.data, math.exp(ins[0].data), 1e-12):
+            found.add(ins[0].data)
+    shifts = [{round(z - d, 9) for z in _LOGITS} for d in found]
+    common = set.intersection(*shifts) if len(shifts) == len(_LOGITS) else set()
+    return common.pop() if len(common) == 1 else None
+
+
+def _shift_problem(fn, problem):
+    """The overflow on logits far apart, told as the shift that is not the largest logit."""
+    try:
+        shift = _shift_of(fn)
+    except Exception:  # noqa: BLE001 - the learner's code ran once already; the plain problem is said then
+        shift = None
+    names = {max(_LOGITS): None, min(_LOGITS): "the smallest logit", sum(_LOGITS) / len(_LOGITS): "their mean",
+             _LOGITS[0]: "the first logit"}
+    if shift is None or names.get(shift, "") is None:
+        return problem
+    which = f"{names[shift]} ({shift:g})" if shift in names else f"{shift:g}"
+    return (f"it subtracts {which} from the logits {_LOGITS}, where microgpt subtracts the largest, "
+            f"{max(_LOGITS):g}. Any other shift overflows on logits far apart: on {_FAR_APART}, exp(z - shift) sees "
+            "1000 or more. Subtract max(val.data for val in logits): exp never sees more than 0")
+
+
 def softmax_problem(fn):
     """None when fn is microgpt's softmax, else what is wrong (also used by the later pieces' hints)."""
     found, problem = _softmax_of(fn, _LOGITS)
@@ -124,8 +155,10 @@ def softmax_problem(fn):
     problem = gradient_problem(leaves, [pi * (c - mean) for pi, c in zip(p, _COEFFICIENTS)], "the logits")
     if problem:
         return problem
-    for large in (_LARGE, [-z for z in _LARGE]):
+    for large in (_LARGE, [-z for z in _LARGE], _FAR_APART):
         found, problem = _softmax_of(fn, large)
+        if problem and large is _FAR_APART:
+            return _shift_problem(fn, problem)
         if problem:
             return problem
         if not all_close(numbers(found[0]), softmax_numbers(large)):
