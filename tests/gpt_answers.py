@@ -121,6 +121,19 @@ def attention_head(q_h, k_h, v_h):
     return list(np.array(weights, dtype=object).dot(values))
 '''
 
+# GPT-2's way: every key read, the later ones masked out of the softmax; MASK is the number added to their scores.
+CAUSAL_MASKED = '''
+def causal_attention(qs, ks, vs):
+    T, out = len(qs), []
+    for t in range(T):
+        scores = [sum(q * k for q, k in zip(qs[t], ks[s])) / head_dim**0.5 + (0.0 if s <= t else MASK)
+                  for s in range(T)]
+        w = softmax(scores)
+        out.append([sum(w[s] * vs[s][j] for s in range(T)) for j in range(head_dim)])
+    return out
+'''
+
+
 STEP_KEY = "lesson 11: training_step"
 
 # microgpt's first version: backward() at every position, on the loss divided by n; the gradients add up to

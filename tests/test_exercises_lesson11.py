@@ -4,8 +4,8 @@ import random
 from pathlib import Path
 
 import pytest
-from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
-                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
+from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS,
+                         SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
                          STEP_SLIPS, load, load_source, namespace, swapped)
 
 from micrograd.course import saved, yours
@@ -237,6 +237,18 @@ def causal_attention(qs, ks, vs):
     return out
 '''
     assert check.causal_attention(load_source(source, "causal_attention")).passed
+
+
+def test_a_mask_of_a_large_negative_number_passes():
+    assert check.causal_attention(load_source(CAUSAL_MASKED.replace("MASK", "-1e9"), "causal_attention")).passed
+
+
+@pytest.mark.parametrize("mask", ["Value(float('-inf'))", "float('-inf')", "-math.inf"])
+def test_a_mask_of_minus_infinity_is_told_why_a_value_refuses_it_and_what_to_use(mask):
+    verdict = check.causal_attention(load_source(CAUSAL_MASKED.replace("MASK", mask), "causal_attention"))
+    assert verdict.status == "failed", verdict.message
+    assert "refuses a mask of -inf, GPT-2's way" in verdict.message and "-1e9" in verdict.message, verdict.message
+    assert "Does position 0 read no key" not in verdict.message
 
 
 @pytest.mark.parametrize("body, words", [

@@ -21,8 +21,8 @@ import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
     TRAIN_SOLUTION, VALUE_SOLUTION, load, load_lesson4_value, load_nn, load_nn_on, load_train
 from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, LectureValue, lecture_micrograd
-from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
-                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
+from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS,
+                         SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -635,6 +635,9 @@ CATALOGUE = [
                  lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(q, ks[:t + 1], "
                                           "vs[:t + 1]) for t, q in enumerate(qs)]\n", "causal_attention"),),
                  "none after", id="l11-causal-enumerate"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source(CAUSAL_MASKED.replace("MASK", "-1e9"), "causal_attention"),),
+                 "none after", id="l11-causal-every-key-read-the-later-ones-masked-by-minus-1e9"),
     pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_BY_HAND, "sample_next"),),
                  "refused with a ValueError", id="l11-sampling-by-hand-refusing-0"),
     pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_NUMPY, "sample_next"),), "seeded draws",

@@ -27,7 +27,7 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
-from gpt_answers import STEP_KEY, STEP_SLIPS
+from gpt_answers import CAUSAL_MASKED, STEP_KEY, STEP_SLIPS
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -548,6 +548,9 @@ ANSWER_SLIPS = [
                  lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[0], "
                                           "ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]\n", "causal_attention"),),
                  "position 1 gives", id="l11-causal-one-query-for-every-position"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source(CAUSAL_MASKED.replace("MASK", "Value(float('-inf'))"), "causal_attention"),),
+                 "refuses a mask of -inf, GPT-2's way", id="l11-causal-masked-by-minus-infinity"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
                  "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),

@@ -48,12 +48,23 @@ def _causal_outputs(fn, ks):
     return found, None
 
 
+def _no_key_problem(error):
+    return (f"it raised {type(error).__name__}: {error}. Does position 0 read no key at all? Each position reads "
+            "the keys up to and including its own: ks[:t + 1]")
+
+
 def causal_problem(fn):
     try:
         got, problem = _causal_outputs(fn, _KS)
-    except (ValueError, ZeroDivisionError, IndexError) as error:
-        return (f"it raised {type(error).__name__}: {error}. Does position 0 read no key at all? Each position reads "
-                "the keys up to and including its own: ks[:t + 1]")
+    except ValueError as error:
+        if "finite number" not in str(error):
+            return _no_key_problem(error)
+        return (f"it raised ValueError: {error}. A Value holds finite numbers only, so that an overflow or a nan is "
+                "caught at the operation that makes it, and so it refuses a mask of -inf, GPT-2's way. Leave the later "
+                "keys out, ks[:t + 1] and vs[:t + 1], or mask with a large negative number such as -1e9, whose exp "
+                "is 0 all the same")
+    except (ZeroDivisionError, IndexError) as error:
+        return _no_key_problem(error)
     if problem:
         return problem
     want = [head_numbers(_QS[t], _KS[:t + 1], _VS[:t + 1]) for t in range(len(_QS))]
