@@ -57,7 +57,24 @@ def right_sin(x):
     return Value.from_op(math.sin(x.data), (x,), (math.cos(x.data),), "sin")
 
 
+def sin_by_closure(assign):
+    """sin as the lecture writes an op: a node and a _backward closure that passes the gradient down by assign."""
+
+    def sin(x):
+        out = Value(math.sin(x.data), (x,), "sin")
+
+        def _backward():
+            share = math.cos(x.data) * out.grad
+            x.grad = share if assign == "=" else x.grad + share
+
+        out._backward = _backward
+        return out
+
+    return sin
+
+
 def test_sin_op_accepts_a_node_with_the_right_local_derivative():
+    assert check.sin_op(sin_by_closure("+=")).passed
     assert check.sin_op(right_sin).passed
 
 
@@ -72,6 +89,7 @@ def test_sin_op_accepts_a_node_with_the_right_local_derivative():
         (lambda x: Value.from_op(math.cos(x.data), (x,), (-math.sin(x.data),), "sin"), "math.sin"),
         # Correct at each point checked alone, but the derivative is frozen at x = 0.7.
         (lambda x, d=math.cos(0.7): Value.from_op(math.sin(x.data), (x,), (d,), "sin"), "not the slope"),
+        (sin_by_closure("="), "sets x.grad (=) where it must add to it (+=)"),
     ],
 )
 def test_sin_op_rejects_typical_mistakes(sin, words):

@@ -446,6 +446,17 @@ def lesson7_accuracy(wrong):
     return model, (1 - right if wrong == "error rate" else right)
 
 
+def sin_setting_the_gradient(x):
+    """sin as the lecture writes an op, with its = for +=: right alone, wrong where x is used twice."""
+    out = Value(math.sin(x.data), (x,), "sin")
+
+    def _backward():
+        x.grad = math.cos(x.data) * out.grad
+
+    out._backward = _backward
+    return out
+
+
 # Slips in the exercises that ask for a number or a small function, beside the build-it pieces above:
 # (checker, the wrong answer, words its verdict must contain).
 ANSWER_SLIPS = [
@@ -486,6 +497,8 @@ ANSWER_SLIPS = [
     pytest.param(lesson04.sin_op,
                  lambda: (lambda x: Value.from_op(math.sin(x.data), (x,), (math.cos(math.sin(x.data)),), "sin"),),
                  "cos of sin's output", id="l04-sin-cos-of-the-output"),
+    pytest.param(lesson04.sin_op, lambda: (sin_setting_the_gradient,), "sets x.grad (=) where it must add to it (+=)",
+                 id="l04-sin-closure-sets-the-gradient"),
     pytest.param(lesson02.neuron_graph, lambda: (labelled_neuron("o"),), "label it 'n'", id="l02-neuron-last-label-o"),
     pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: ["L", "d", "e"]), "is a label, text",
                  id="l03-walk-labels-not-nodes"),
