@@ -144,6 +144,15 @@ def test_grad_after_three_backwards_on_mine_27_is_not_blamed_on_the_lecture_alon
     assert verdict.passed
 
 
+def test_grad_after_three_backwards_given_one_numpy_number_asks_for_the_other_two_answers():
+    import numpy as np
+
+    verdict = check.grad_after_three_backwards(np.float64(15.0))
+    assert verdict.status == "failed" and "your code raised" not in verdict.message, verdict.message
+    assert "takes 3 answers, (answer, answer_mine, my_value), and was given 1" in verdict.message
+    assert check.grad_after_three_backwards(np.float64(15.0), np.float64(27.0), load_lesson4_value()).passed
+
+
 def test_grad_after_three_backwards_needs_a_class_with_backward():
     from micrograd.course.yours import ANSWERS
 

@@ -155,6 +155,8 @@ def checker(title, lesson=None):
         def run(*answers):
             if any(answer is TODO for answer in answers):
                 outcome = not_attempted()
+            elif _arity_problem(check, answers):
+                outcome = failed(_arity_problem(check, answers))
             else:
                 try:
                     outcome = check(*answers)
@@ -168,6 +170,21 @@ def checker(title, lesson=None):
         return run
 
     return wrap
+
+
+def _arity_problem(check, answers):
+    """What is wrong with the number of answers a checker was given, or None: said as the checker's, not as the
+    learner's code raising a TypeError."""
+    import inspect
+
+    signature = inspect.signature(check)
+    try:
+        signature.bind(*answers)
+    except TypeError:
+        names = list(signature.parameters)
+        return (f"check.{check.__name__} takes {len(names)} answer{'s' * (len(names) != 1)}, ({', '.join(names)}), "
+                f"and was given {len(answers)}; call it as the exercise's cell does, with each answer in its place")
+    return None
 
 
 def exercise_titles(lesson):
