@@ -9,6 +9,7 @@ checker prints the text line.
 """
 
 import functools
+import inspect
 import html
 import math
 import numbers
@@ -175,8 +176,6 @@ def checker(title, lesson=None):
 def _arity_problem(check, answers):
     """What is wrong with the number of answers a checker was given, or None: said as the checker's, not as the
     learner's code raising a TypeError."""
-    import inspect
-
     signature = inspect.signature(check)
     try:
         signature.bind(*answers)
