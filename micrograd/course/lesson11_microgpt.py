@@ -144,11 +144,14 @@ class TinyGPT:
         return self._linear(x, sd["lm_head"])
 
 
-def reference_step(model, m, v, tokens, step, num_steps, slip=None, cache=None):
+def reference_step(model, m, v, tokens, step, num_steps, slip=None, cache=None, adam=None):
     """microgpt's training step on one document, or one of its slips; returns the loss's number.
 
-    ``cache`` is the KV cache the slip "cache kept" carries from one document to the next.
+    ``cache`` is the KV cache the slip "cache kept" carries from one document to the next; ``adam``
+    holds settings other than microgpt's (``{"beta1": 0.9}``), by the names of ``ADAM``.
     """
+    settings = {**ADAM, **(adam or {})}
+    beta1, beta2, eps_adam = settings["beta1"], settings["beta2"], settings["eps_adam"]
     n = min(model.block_size, len(tokens) - 1)
     keys, values = cache if slip == "cache kept" else ([[]], [[]])
     if slip == "fresh moments":  # m and v made anew inside the step: Adam forgets every earlier step
@@ -160,17 +163,18 @@ def reference_step(model, m, v, tokens, step, num_steps, slip=None, cache=None):
         losses.append(probs[tokens[pos_id + 1]].log() if slip == "no minus" else -probs[tokens[pos_id + 1]].log())
     loss = sum(losses) if slip == "sum" else (1 / n) * sum(losses)
     loss.backward()
-    lr_t = LEARNING_RATE if slip == "no decay" else LEARNING_RATE * (1 - step / num_steps)
+    lr_t = settings["learning_rate"] * (1 if slip == "no decay" else 1 - step / num_steps)
+    t = step + 2 if slip == "late correction" else step + 1  # Adam counts its steps from 1
     for i, p in enumerate(model.params):
-        m[i] = BETA1 * m[i] + (1 - BETA1) * p.grad
-        v[i] = BETA2 * v[i] + (1 - BETA2) * p.grad ** 2
+        m[i] = beta1 * m[i] + (1 - beta1) * p.grad
+        v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
         if slip == "no bias correction":
             m_hat, v_hat = m[i], v[i]
         else:
-            m_hat = m[i] / (1 - BETA1 ** (step + 1))
-            v_hat = v[i] / (1 - BETA2 ** (step + 1))
+            m_hat = m[i] / (1 - beta1 ** t)
+            v_hat = v[i] / (1 - beta2 ** t)
         sign = -1.0 if slip == "uphill" else 1.0
-        p.data -= sign * lr_t * m_hat / (v_hat ** 0.5 + EPS_ADAM)
+        p.data -= sign * lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
         if slip != "no zero":
             p.grad = 0
     return loss.data
