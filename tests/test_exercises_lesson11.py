@@ -188,7 +188,7 @@ def test_training_step_slips_are_named(slip):
 
 
 def test_an_update_off_by_a_hair_shows_the_losses_with_digits_enough_to_differ():
-    swap = ("p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)", "p.data -= lr_t * m_hat / (v_hat ** 0.5 + 1e-3)")
+    swap = ("p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)", "p.data -= lr_t * m_hat / (v_hat ** 0.5 + 3e-8)")
     verdict = check.training_step(load(STEP_KEY, swap))
     assert verdict.status == "failed" and "learning_rate, beta1, beta2, eps_adam, m_hat, v_hat, lr_t" in verdict.message
     later, expected = verdict.message.split("the later losses are ")[1].split(". Check")[0].split(", expected ")

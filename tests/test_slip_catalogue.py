@@ -27,7 +27,7 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
-from gpt_answers import CAUSAL_MASKED, STEP_KEY, STEP_SLIPS
+from gpt_answers import CAUSAL_MASKED, MICROGPT_ISINSTANCE, MICROGPT_SUMS_FROM_ZERO, STEP_KEY, STEP_SLIPS, microgpt_copy
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -564,6 +564,15 @@ ANSWER_SLIPS = [
     pytest.param(lesson11.causal_attention,
                  lambda: (load_gpt_source(CAUSAL_MASKED.replace("MASK", "Value(float('-inf'))"), "causal_attention"),),
                  "refuses a mask of -inf, GPT-2's way", id="l11-causal-masked-by-minus-infinity"),
+    # microgpt's Value copied without backward(): no class to build the check from, so it meets the package's.
+    pytest.param(lesson11.softmax,
+                 lambda: (microgpt_copy(MICROGPT_SUMS_FROM_ZERO.replace("def backward", "def _backward_"), "softmax"),),
+                 "returns a Value (from module __main__) that holds a Value (from module micrograd.engine) in .data",
+                 id="l11-softmax-summing-from-a-value-of-another-class"),
+    pytest.param(lesson11.softmax,
+                 lambda: (microgpt_copy(MICROGPT_ISINSTANCE.replace("def backward", "def _backward_"), "softmax"),),
+                 "Values of Value (from module micrograd.engine), and a Value (from module __main__), your module's "
+                 "class, was handed one of them", id="l11-softmax-wrapping-the-checks-values-in-another-class"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
                  "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),

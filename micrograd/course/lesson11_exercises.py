@@ -13,7 +13,7 @@ import sys
 from ..engine import Value
 from .verdicts import as_number, as_whole_number
 from .lesson11_pieces import all_close, numbers, outputs, shown, shown_apart
-from .lesson11_microgpt import head_numbers, softmax_numbers
+from .lesson11_microgpt import answer_class, head_numbers, softmax_numbers
 
 __all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
 
@@ -24,13 +24,14 @@ _KS = [[0.9, 0.1, -0.4, 0.6], [-0.3, -0.8, 0.5, 0.2], [0.7, -0.5, -0.9, 1.1], [0
 _VS = [[1.0, -0.5, 0.2, 0.4], [-0.7, 0.3, 0.9, -1.2], [0.1, 0.8, -0.6, 0.5], [0.4, -0.9, 1.3, 0.0]]
 
 
-def _as_values(rows):
-    return [[Value(x) for x in row] for row in rows]
+def _as_values(rows, cls=Value):
+    return [[cls(x) for x in row] for row in rows]
 
 
 def _causal_outputs(fn, ks):
     """The learner's outputs on the exercise's name (with keys ks), as lists of numbers, or a problem."""
-    result = fn(_as_values(_QS), _as_values(ks), _as_values(_VS))
+    cls = answer_class(fn)
+    result = fn(_as_values(_QS, cls), _as_values(ks, cls), _as_values(_VS, cls))
     if result is None:
         return None, "it returns None; return the list of outputs, one per position"
     rows = list(result) if hasattr(result, "__iter__") else [result]
@@ -137,7 +138,7 @@ class _Seeded:
 
 def _draws(fn, temperature, count=DRAWS, seed=0):
     with _Seeded(seed):
-        return [fn([Value(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
+        return [fn([answer_class(fn)(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
 
 
 def _token_problem(token):

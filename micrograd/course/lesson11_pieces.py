@@ -1,7 +1,9 @@
 """Lesson 11's build-it pieces, judged: softmax, rmsnorm and one attention head.
 
-Each piece is run on Values of the checker's own, its numbers compared with ``microgpt.py`` (this
-folder's copy of microgpt's pieces, on plain floats), then its gradients through ``backward()``.  A
+Each piece is run on the checker's numbers, held in Values of the class the answer builds with (the
+package's, or one of its own: ``lesson11_microgpt.answer_class``), its numbers compared with
+``lesson11_microgpt`` (this folder's copy of microgpt's pieces, on plain floats), then its gradients
+through ``backward()``.  A
 wrong answer is run against the slips learners make, each computed on the same numbers, so the
 verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
 wrong, in the learner's words; ``lesson11`` turns that into a verdict.
@@ -11,9 +13,9 @@ wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 import math
 
 from ..engine import Value
-from ..nodes import has_data, inputs_of, post_order
+from ..nodes import class_name, has_data, inputs_of, post_order
 from .verdicts import as_number, close, digits_apart
-from .lesson11_microgpt import EPS_RMS, head_numbers, rmsnorm_numbers, softmax_numbers
+from .lesson11_microgpt import EPS_RMS, answer_class, head_numbers, rmsnorm_numbers, softmax_numbers
 
 __all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "shown_apart", "gradient_problem", "weighted",
            "softmax_problem", "rmsnorm_problem", "head_problem", "hint_from_softmax"]
@@ -34,7 +36,13 @@ def outputs(result, n, call):
     if len(items) != n:
         return None, f"{call} returns {len(items)} numbers for {n} inputs; return one Value per input"
     if any(not hasattr(item, "data") or as_number(item) is None for item in items):
-        kind = type(next(i for i in items if not hasattr(i, "data") or as_number(i) is None)).__name__
+        item = next(i for i in items if not hasattr(i, "data") or as_number(i) is None)
+        if has_data(getattr(item, "data", None)):
+            return None, (f"{call} returns a {class_name(item)} that holds a {class_name(item.data)} in .data, not a "
+                          "number: a Value of one class was given a Value of the other as its number, where the two "
+                          "met (a sum started from Value(0.0), say, on inputs of another class). Build the result from "
+                          "the inputs' own operations, sum(...) starting from 0, so that it is of their class")
+        kind = type(item).__name__
         return None, (f"{call} returns a {kind}, not a Value: build the result from the inputs' operations "
                       "(not from their .data), so that backward() can reach them")
     return items, None
@@ -70,8 +78,8 @@ def gradient_problem(leaves, want, what):
 
 
 def weighted(items, coefficients):
-    """Σ c·item, a Value to call backward() on."""
-    return sum((c * item for c, item in zip(coefficients, items)), Value(0.0))
+    """Σ c·item, a Value (of the items' class) to call backward() on."""
+    return sum(c * item for c, item in zip(coefficients, items))
 
 
 # Build it: softmax ------------------------------------------------------------------------------
@@ -99,7 +107,7 @@ def _softmax_numbers_problem(got):
 
 def _softmax_of(fn, logits):
     """(probabilities, None) from fn on Values holding logits, or (None, what went wrong)."""
-    leaves = [Value(z) for z in logits]
+    leaves = [answer_class(fn)(z) for z in logits]
     try:
         probs, problem = outputs(fn(leaves), len(leaves), "softmax(logits)")
     except (OverflowError, ZeroDivisionError) as error:
@@ -113,7 +121,7 @@ def _softmax_of(fn, logits):
 
 def _shift_of(fn):
     """The number fn's softmax subtracts from each logit before exp, read from the exp nodes of its graph, or None."""
-    probs = fn([Value(z) for z in _LOGITS])
+    probs = fn([answer_class(fn)(z) for z in _LOGITS])
     found = set()
     for node in (node for root in probs for node in post_order(root)):
         ins = inputs_of(node)
@@ -200,7 +208,7 @@ def _epsilon_of(got):
 
 
 def rmsnorm_problem(fn):
-    leaves = [Value(x) for x in _X]
+    leaves = [answer_class(fn)(x) for x in _X]
     result, problem = outputs(fn(leaves), len(leaves), "rmsnorm(x)")
     if problem:
         return problem
@@ -220,7 +228,7 @@ def rmsnorm_problem(fn):
     if problem:
         return problem
     try:
-        zeros, problem = outputs(fn([Value(0.0) for _ in range(4)]), 4, "rmsnorm(x)")
+        zeros, problem = outputs(fn([answer_class(fn)(0.0) for _ in range(4)]), 4, "rmsnorm(x)")
     except (ZeroDivisionError, OverflowError) as error:
         return f"an x of all zeros raised {type(error).__name__}: {_RMS_SLIPS['no eps']}"
     return problem
@@ -246,9 +254,10 @@ _HEAD_SLIPS = {
 
 
 def _head_call(fn, keys, values):
-    q = [Value(x) for x in _Q]
-    k = [[Value(x) for x in row] for row in keys]
-    v = [[Value(x) for x in row] for row in values]
+    cls = answer_class(fn)
+    q = [cls(x) for x in _Q]
+    k = [[cls(x) for x in row] for row in keys]
+    v = [[cls(x) for x in row] for row in values]
     return fn(q, k, v), q, k, v
 
 

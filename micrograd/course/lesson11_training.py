@@ -10,7 +10,7 @@ is run on a third copy; a slip that gives the learner's numbers is named.
 import math
 
 from .verdicts import as_number, close, digits_apart
-from .lesson11_microgpt import ADAM, TinyGPT, reference_step
+from .lesson11_microgpt import ADAM, TinyGPT, answer_class, reference_step
 
 __all__ = ["DOCS", "training_problem", "tokens_of"]
 
@@ -103,7 +103,7 @@ def _losses_apart(got, want):
 
 def _learning_rate_problem(fn, start):
     """A first step that moves every parameter the same multiple of microgpt's: its learning rate, named; else None."""
-    mine, theirs = start.copy(), start.copy()
+    mine, theirs = start.copy(answer_class(fn)), start.copy()
     for model, step in ((mine, fn), (theirs, None)):
         m, v = [0.0] * len(model.params), [0.0] * len(model.params)
         if step is None:
@@ -129,7 +129,7 @@ def _cache_from_outside(fn):
 def training_problem(fn):
     """None when fn trains as microgpt's step does, else what is wrong."""
     start = TinyGPT()
-    model = start.copy()
+    model = start.copy(answer_class(fn))
     try:
         got, m, v = _run(fn, model)
     except ZeroDivisionError as error:
