@@ -19,6 +19,7 @@ from dataclasses import dataclass
 __all__ = [
     "fmt",
     "fmt_apart",
+    "fmt_expected",
     "digits_apart",
     "Verdict",
     "VERDICT_MIME",
@@ -341,6 +342,12 @@ def digits_apart(got, want, fewest=4):
         if [f"{x:.{digits}g}" for x in got] != [f"{x:.{digits}g}" for x in want]:
             return digits
     return 17
+
+
+def fmt_expected(got, want):
+    """ "got, expected want", as fmt shows numbers, with digits enough for the two to read differently."""
+    got, want = fmt_apart(got, want)
+    return f"{got}, expected {want}"
 
 
 def fmt_apart(got, want):
