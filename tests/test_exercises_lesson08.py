@@ -167,3 +167,12 @@ def test_accuracy_from_confusion_untouched():
         raise NotImplementedError
 
     assert check.accuracy_from_confusion(accuracy_from_confusion).status == "not attempted"
+
+
+def test_a_loss_off_in_its_sixth_digit_is_shown_with_digits_enough_to_differ():
+    def off_by_a_hair(logits, target):
+        return stable_cross_entropy(logits, target) + 3e-6  # 2.175518 where 2.175515 is right
+
+    verdict = check.cross_entropy_by_hand(off_by_a_hair)
+    should, yours = verdict.message.split("the loss should be ")[1].split("; hint")[0].split(", yours is ")
+    assert verdict.status == "failed" and should != yours, verdict.message

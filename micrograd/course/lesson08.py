@@ -11,7 +11,7 @@ import numbers
 import random
 
 from ..engine import Value
-from .verdicts import as_number, checker, close, decimals_kept, failed, number_problem, passed
+from .verdicts import as_number, checker, close, decimals_kept, failed, fmt_apart, number_problem, passed
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
 
@@ -100,7 +100,8 @@ def cross_entropy_by_hand(cross_entropy):
             if any(close(loss.data, -math.log(p), 1e-6) for i, p in enumerate(probs) if i != target):
                 return failed(f"{shown} it gives {loss.data:.5f}; pick the probability at index target")
             return failed(
-                f"{shown} the loss should be {expected:.5f}, yours is {loss.data:.5f}; "
+                f"{shown} the loss should be {fmt_apart(expected, loss.data)[0]}, yours is "
+                f"{fmt_apart(expected, loss.data)[1]}; "
                 "hint: p = exp(z_i) / Σ exp(z_j), loss = −log p[target]"
             )
         grads = [v.grad for v in values]
