@@ -27,7 +27,7 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
-from gpt_answers import CAUSAL_MASKED, MICROGPT_ISINSTANCE, MICROGPT_SUMS_FROM_ZERO, STEP_KEY, STEP_SLIPS, microgpt_copy
+from gpt_answers import CAUSAL_MASKED, MICROGPT_ISINSTANCE, MICROGPT_VALUE, MICROGPT_SUMS_FROM_ZERO, STEP_KEY, STEP_SLIPS, microgpt_copy
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -446,6 +446,25 @@ def lesson7_accuracy(wrong):
     return model, (1 - right if wrong == "error rate" else right)
 
 
+def own_value_class():
+    """microgpt's Value, pasted into a notebook: a class of the learner's module called Value, not the package's."""
+    ns = {"__name__": "__main__"}
+    exec(MICROGPT_VALUE, ns)
+    return ns["Value"]
+
+
+def sin_of_its_own_class(x):
+    Value = own_value_class()
+    return Value(math.sin(x.data), (x,), (math.cos(x.data),))
+
+
+def cross_entropy_of_its_own_class(logits, target):
+    Value = own_value_class()
+    logits = [Value(z.data) for z in logits]  # the logits' numbers, taken into the copy's class
+    total = sum(z.exp() for z in logits)
+    return total.log() - logits[target]
+
+
 def sin_setting_the_gradient(x):
     """sin as the lecture writes an op, with its = for +=: right alone, wrong where x is used twice."""
     out = Value(math.sin(x.data), (x,), "sin")
@@ -499,6 +518,13 @@ ANSWER_SLIPS = [
                  "cos of sin's output", id="l04-sin-cos-of-the-output"),
     pytest.param(lesson04.sin_op, lambda: (sin_setting_the_gradient,), "sets x.grad (=) where it must add to it (+=)",
                  id="l04-sin-closure-sets-the-gradient"),
+    pytest.param(lesson04.sin_op, lambda: (sin_of_its_own_class,),
+                 "returned Value (from module __main__); return the package's Value (from module micrograd.engine)",
+                 id="l04-sin-a-value-of-microgpts-class"),
+    pytest.param(lesson08.cross_entropy_by_hand, lambda: (cross_entropy_of_its_own_class,),
+                 "it returns Value (from module __main__); return one Value, the loss, built from the logits' own "
+                 "operations, so that it is the package's Value (from module micrograd.engine)",
+                 id="l08-cross-entropy-a-value-of-microgpts-class"),
     pytest.param(lesson02.neuron_graph, lambda: (labelled_neuron("o"),), "label it 'n'", id="l02-neuron-last-label-o"),
     pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: ["L", "d", "e"]), "is a label, text",
                  id="l03-walk-labels-not-nodes"),

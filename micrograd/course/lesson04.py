@@ -13,7 +13,8 @@ from ..engine import Value
 from ..gradcheck import central_difference
 from . import stale
 from .build import unrun_cell_problem, wrong_gradient
-from .verdicts import as_number, checker, close, failed, fmt_apart, number_problem, passed
+from .verdicts import (as_number, checker, class_name, close, failed, fmt_apart, number_problem, passed,
+                       value_wanted)
 
 from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
 
@@ -213,7 +214,8 @@ def sin_op(sin):
                 raise
             return failed(problem)
         if not isinstance(out, Value):
-            return failed(f"sin(Value({x0})) returned {type(out).__name__}; return a Value, e.g. from Value.from_op(...)")
+            return failed(f"sin(Value({x0})) returned {class_name(out)}; return {value_wanted(out)}, e.g. from "
+                          "Value.from_op(...)")
         if not close(out.data, math.sin(x0), 1e-6):  # not tighter: np.float32 keeps about 7 digits
             return failed(f"sin(Value({x0})).data is {out.data!r}; it should hold math.sin of the input's data")
         if not any(node is x for node in out.inputs):

@@ -11,7 +11,8 @@ import numbers
 import random
 
 from ..engine import Value
-from .verdicts import as_number, checker, close, decimals_kept, failed, fmt_apart, number_problem, passed
+from .verdicts import (as_number, checker, class_name, close, decimals_kept, failed, fmt_apart, number_problem, passed,
+                       value_wanted)
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
 
@@ -76,7 +77,9 @@ def _run(cross_entropy, logits, target):
             "so that backward() can reach the logits"
         )
     if not isinstance(loss, Value):
-        return None, values, f"it returns {type(loss).__name__}; return one Value, the loss"
+        wanted = value_wanted(loss)
+        return None, values, (f"it returns {class_name(loss)}; return one Value, the loss, built from the logits' own "
+                              "operations" + ("" if wanted == "a Value" else f", so that it is {wanted}"))
     loss.backward()
     return loss, values, None
 

@@ -16,8 +16,12 @@ import numbers
 import re
 from dataclasses import dataclass
 
+from ..nodes import class_name
+
 __all__ = [
     "fmt",
+    "class_name",
+    "value_wanted",
     "fmt_apart",
     "fmt_expected",
     "digits_apart",
@@ -329,6 +333,15 @@ def fmt(x):
     if isinstance(x, float):
         return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
     return repr(x)
+
+
+def value_wanted(got):
+    """The Value a verdict asks for, named beside what it got: "a Value", or the package's with its module when
+    got's class is called Value too, so that no verdict reads "returns a Value, not a Value"."""
+    cls = type(got)
+    if cls.__name__ == "Value" and cls.__module__ != "micrograd.engine":
+        return "the package's Value (from module micrograd.engine)"
+    return "a Value"
 
 
 def digits_apart(got, want, fewest=4):
