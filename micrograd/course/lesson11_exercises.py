@@ -137,8 +137,9 @@ class _Seeded:
 
 
 def _draws(fn, temperature, count=DRAWS, seed=0):
+    cls = answer_class(fn)
     with _Seeded(seed):
-        return [fn([answer_class(fn)(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
+        return [fn([cls(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
 
 
 def _token_problem(token):
