@@ -78,8 +78,10 @@ def gradient_problem(leaves, want, what):
 
 
 def weighted(items, coefficients):
-    """Σ c·item, a Value (of the items' class) to call backward() on."""
-    return sum(c * item for c, item in zip(coefficients, items))
+    """Σ c·item, a Value of the items' class to call backward() on (started from the first term, not from 0, which
+    a class without __radd__ could not take)."""
+    terms = [c * item for c, item in zip(coefficients, items)]
+    return sum(terms[1:], terms[0])
 
 
 # Build it: softmax ------------------------------------------------------------------------------
