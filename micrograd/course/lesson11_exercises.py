@@ -12,7 +12,7 @@ import sys
 
 from ..engine import Value
 from .verdicts import as_number, as_whole_number
-from .lesson11_pieces import all_close, numbers, outputs, shown, shown_apart
+from .lesson11_pieces import all_close, numbers, outputs, shown_apart
 from .lesson11_microgpt import answer_class, head_numbers, softmax_numbers
 
 __all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
@@ -192,8 +192,9 @@ def sampling_problem(fn):
                 if _distance(freq, _distribution(slip, temperature)) <= _TOLERANCE:
                     return message, None
             want = _distribution("right", temperature)
-            return (f"at temperature {temperature:g} its {len(tokens)} draws land {shown(freq, 2)} of the time, "
-                    f"expected about {shown(want, 2)}: softmax of the logits divided by the temperature"), None
+            return (f"at temperature {temperature:g} its {len(tokens)} draws land "
+                    f"{shown_apart(freq, want, 2, 'expected about')} of the time: softmax of the logits divided by the "
+                    "temperature"), None
     if _draws(fn, 1.0, count=50, seed=7) != _draws(fn, 1.0, count=50, seed=7):
         return ("two runs seeded alike draw different tokens: draw with Python's random (random.choices), which "
                 "random.seed(...) makes repeatable"), None

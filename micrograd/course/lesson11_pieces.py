@@ -60,10 +60,10 @@ def shown(xs, digits=4):
     return "[" + ", ".join(f"{x:.{digits}g}" for x in xs) + "]"
 
 
-def shown_apart(got, want):
-    """"got, expected want", with digits enough for the two to read differently."""
-    digits = digits_apart(got, want)
-    return f"{shown(got, digits)}, expected {shown(want, digits)}"
+def shown_apart(got, want, fewest=4, expected="expected"):
+    """"got, expected want", with ``fewest`` digits or as many more as it takes for the two to read differently."""
+    digits = digits_apart(got, want, fewest)
+    return f"{shown(got, digits)}, {expected} {shown(want, digits)}"
 
 
 def gradient_problem(leaves, want, what):
