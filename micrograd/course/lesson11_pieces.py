@@ -3,9 +3,8 @@
 Each piece is run on the checker's numbers, held in Values of the class the answer builds with (the
 package's, or one of its own: ``lesson11_microgpt.answer_class``), its numbers compared with
 ``lesson11_microgpt`` (this folder's copy of microgpt's pieces, on plain floats), then its gradients
-through ``backward()``.  A
-wrong answer is run against the slips learners make, each computed on the same numbers, so the
-verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
+through ``backward()``.  A wrong answer is run against the slips learners make, each computed on the
+same numbers, so the verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
 wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 """
 
@@ -127,7 +126,8 @@ def _shift_of(fn):
     found = set()
     for node in (node for root in probs for node in post_order(root)):
         ins = inputs_of(node)
-        if len(ins) == 1 and has_data(ins[0]) and ins[0].data < 700 and close(node.data, math.exp(ins[0].data), 1e-12):
+        exp_input = len(ins) == 1 and has_data(ins[0]) and ins[0].data < 700  # math.exp overflows past 709
+        if exp_input and close(node.data, math.exp(ins[0].data), 1e-12):
             found.add(ins[0].data)
     shifts = [{round(z - d, 9) for z in _LOGITS} for d in found]
     common = set.intersection(*shifts) if len(shifts) == len(_LOGITS) else set()
@@ -221,7 +221,8 @@ def rmsnorm_problem(fn):
                 return message
         eps = _epsilon_of(got)
         if eps is not None:
-            return (f"its epsilon is {eps:.2g}".replace("e-0", "e-") + "; microgpt's is 1e-5, inside the root: scale = (ms + 1e-5) ** -0.5. "
+            eps = f"{eps:.2g}".replace("e-0", "e-")  # 1e-8, as the lesson writes it, not 1e-08
+            return (f"its epsilon is {eps}; microgpt's is 1e-5, inside the root: scale = (ms + 1e-5) ** -0.5. "
                     f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}")
         return (f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}: each x divided by "
                 "the root of the mean of the squares (plus 1e-5)")
