@@ -1,10 +1,13 @@
 """Lesson 11's training step, judged: the learner's step beside microgpt's, on a small GPT.
 
 The learner's ``training_step(gpt, params, m, v, tokens, step, num_steps)`` trains a copy of a
-small microgpt model (``microgpt.TinyGPT``) for three steps on three names, while microgpt's own
-step trains another copy from the same numbers.  The losses and every parameter must agree.  When
-they do not, each usual slip (Adam without bias correction, a KV cache kept across documents, ...)
-is run on a third copy; a slip that gives the learner's numbers is named.
+small microgpt model (``lesson11_microgpt.TinyGPT``, in Values of the class the answer builds with)
+for three steps on three names, while microgpt's own step trains another copy from the same
+numbers.  The losses and every parameter must agree.  When they do not, each usual slip (Adam
+without bias correction, a KV cache kept across documents, ...) is run on a third copy, and so is
+Adam with other settings (the learner's own, or PyTorch's and common learning rates); one that
+gives the learner's numbers is named.  Last, a first step that moves every parameter by the same
+multiple of microgpt's tells its learning rate.
 """
 
 import math
