@@ -60,10 +60,10 @@ def causal_problem(fn):
     except ValueError as error:
         if "finite number" not in str(error):
             return _no_key_problem(error)
-        return (f"it raised ValueError: {error}. A Value holds finite numbers only, so that an overflow or a nan is "
-                "caught at the operation that makes it, and so it refuses a mask of -inf, GPT-2's way. Leave the later "
-                "keys out, ks[:t + 1] and vs[:t + 1], or mask with a large negative number such as -1e9, whose exp "
-                "is 0 all the same")
+        return (f"it raised ValueError: {error}. A Value refuses a mask of -inf, GPT-2's way, because it holds "
+                "finite numbers only (so that an overflow or a nan is caught at the operation that makes it): leave "
+                "the later keys out, ks[:t + 1] and vs[:t + 1], or mask with a large negative number such as -1e9, "
+                "whose exp is 0 all the same")
     except (ZeroDivisionError, IndexError) as error:
         return _no_key_problem(error)
     if problem:
