@@ -257,7 +257,8 @@ def sin_op(sin):
                           "x.grad += math.cos(x.data) * out.grad")
         return failed(f"sin(x) + x at x = 0.7 gives x.grad = {got}, expected 1 + cos(0.7) = {want}: each use of x "
                       "adds its share to x.grad")
-    return passed("sin is now an operation like any other: backward() handles sin(3 * b) by itself")
+    return passed("sin is now an operation like any other: backward() handles sin(3 * b) by itself, and in sin(x) + x "
+                  "adds sin's share to the other use's")
 
 
 def _three_backwards(value_class):
