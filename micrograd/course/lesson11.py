@@ -43,7 +43,7 @@ def _judged(problem_of, fn):
 def softmax(fn):
     problem = function_problem(fn, "check.softmax(softmax)") or _judged(softmax_problem, fn)
     return _verdict(problem, "probabilities that add up to 1, the right gradients, and no overflow on logits near "
-                             "1000 or 2000 apart: exp(z - max) never sees more than 0")
+                             "1000 nor on logits 2000 apart: exp(z - max) never sees more than 0")
 
 
 @checker("Build it: RMSNorm")
