@@ -121,6 +121,19 @@ def attention_head(q_h, k_h, v_h):
     return list(np.array(weights, dtype=object).dot(values))
 '''
 
+# GPT-2's way: every key read, the later ones masked out of the softmax; MASK is the number added to their scores.
+CAUSAL_MASKED = '''
+def causal_attention(qs, ks, vs):
+    T, out = len(qs), []
+    for t in range(T):
+        scores = [sum(q * k for q, k in zip(qs[t], ks[s])) / head_dim**0.5 + (0.0 if s <= t else MASK)
+                  for s in range(T)]
+        w = softmax(scores)
+        out.append([sum(w[s] * vs[s][j] for s in range(T)) for j in range(head_dim)])
+    return out
+'''
+
+
 STEP_KEY = "lesson 11: training_step"
 
 # microgpt's first version: backward() at every position, on the loss divided by n; the gradients add up to
@@ -173,6 +186,196 @@ STEP_SLIPS = {
     "sum-not-mean": ((("loss = (1 / n) * sum(losses)", "loss = sum(losses)"),), "microgpt averages them"),
     "log-without-minus": ((("loss_t = -probs[target_id].log()", "loss_t = probs[target_id].log()"),), "below 0"),
     "uphill": ((("p.data -= lr_t", "p.data += lr_t"),), "moves up its gradient"),
+    "bias-correction-one-step-late": ((("beta1 ** (step + 1)", "beta1 ** (step + 2)"), ("beta2 ** (step + 1)", "beta2 ** (step + 2)")),
+                                      "the bias correction is one step late"),
+    "pytorchs-betas": ((("0.01, 0.85, 0.99, 1e-8", "0.01, 0.9, 0.999, 1e-8"),),
+                       "beta1 is 0.9, microgpt's 0.85; beta2 is 0.999, microgpt's 0.99"),
+    "learning-rate-0.003": ((("0.01, 0.85, 0.99, 1e-8", "0.003, 0.85, 0.99, 1e-8"),), "learning_rate is 0.003, microgpt's 0.01"),
+    "learning-rate-written-in-the-step": ((("lr_t = learning_rate * (1 - step / num_steps)",
+                                            "lr_t = 0.004 * (1 - step / num_steps)"),),
+                                          "0.4 times as far as microgpt's: a learning rate of 0.004"),
     "moments-made-each-step": ((("    n = min(block_size", "    m, v = [0.0] * len(params), [0.0] * len(params)\n    n = min(block_size"),),
                                "m and v start from 0 at every step"),
 }
+
+
+# -- two copies of microgpt as learners paste them: its own Value class, and the pieces built on it -------------------
+
+MICROGPT_VALUE = '''
+import math
+
+
+class Value:
+    __slots__ = ("data", "grad", "_children", "_local_grads")
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, other):
+        return Value(self.data**other, (self,), (other * self.data**(other - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other**-1
+    def __rtruediv__(self, other): return other * self**-1
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._children:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for child, local_grad in zip(v._children, v._local_grads):
+                child.grad += local_grad * v.grad
+'''
+
+# Every sum started from a Value of the copy's own class.
+MICROGPT_SUMS_FROM_ZERO = MICROGPT_VALUE + '''
+
+def softmax(logits):
+    max_val = max(val.data for val in logits)
+    exps = [(val - max_val).exp() for val in logits]
+    total = sum(exps, Value(0.0))
+    return [e / total for e in exps]
+
+
+def rmsnorm(x):
+    ms = sum((xi * xi for xi in x), Value(0.0)) / len(x)
+    scale = (ms + 1e-5) ** -0.5
+    return [xi * scale for xi in x]
+
+
+def attention_head(q_h, k_h, v_h):
+    attn_logits = [sum((q_h[j] * k_h[t][j] for j in range(head_dim)), Value(0.0)) / head_dim**0.5
+                   for t in range(len(k_h))]
+    attn_weights = softmax(attn_logits)
+    return [sum((attn_weights[t] * v_h[t][j] for t in range(len(v_h))), Value(0.0)) for j in range(head_dim)]
+
+
+def causal_attention(qs, ks, vs):
+    return [attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]
+
+
+learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
+
+
+def training_step(gpt, params, m, v, tokens, step, num_steps):
+    n = min(block_size, len(tokens) - 1)
+    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
+    losses = []
+    for pos_id in range(n):
+        probs = softmax(gpt(tokens[pos_id], pos_id, keys, values))
+        losses.append(-probs[tokens[pos_id + 1]].log())
+    loss = (1 / n) * sum(losses, Value(0.0))
+    loss.backward()
+    lr_t = learning_rate * (1 - step / num_steps)
+    for i, p in enumerate(params):
+        m[i] = beta1 * m[i] + (1 - beta1) * p.grad
+        v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
+        m_hat = m[i] / (1 - beta1 ** (step + 1))
+        v_hat = v[i] / (1 - beta2 ** (step + 1))
+        p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
+        p.grad = 0
+    return loss.data
+'''
+
+# Every input made a Value of the copy's own class first, unless it is one already.
+MICROGPT_ISINSTANCE = MICROGPT_VALUE + '''
+
+def as_values(xs):
+    return [x if isinstance(x, Value) else Value(x) for x in xs]
+
+
+def softmax(logits):
+    logits = as_values(logits)
+    max_val = max(val.data for val in logits)
+    exps = [(val - max_val).exp() for val in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def rmsnorm(x):
+    x = as_values(x)
+    ms = sum(xi * xi for xi in x) / len(x)
+    scale = (ms + 1e-5) ** -0.5
+    return [xi * scale for xi in x]
+
+
+def attention_head(q_h, k_h, v_h):
+    q_h, k_h, v_h = as_values(q_h), [as_values(k) for k in k_h], [as_values(v) for v in v_h]
+    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
+    attn_weights = softmax(attn_logits)
+    return [sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim)]
+
+
+def causal_attention(qs, ks, vs):
+    return [attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]
+
+
+def sample_next(logits, temperature):
+    logits = as_values(logits)
+    if temperature == 0:
+        return max(range(len(logits)), key=lambda i: logits[i].data)
+    probs = softmax([l / temperature for l in logits])
+    return random.choices(range(len(logits)), weights=[p.data for p in probs])[0]
+
+
+learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
+
+
+def training_step(gpt, params, m, v, tokens, step, num_steps):
+    n = min(block_size, len(tokens) - 1)
+    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
+    losses = []
+    for pos_id in range(n):
+        probs = softmax(gpt(tokens[pos_id], pos_id, keys, values))
+        losses.append(-probs[tokens[pos_id + 1]].log())
+    loss = (1 / n) * sum(losses)
+    loss.backward()
+    lr_t = learning_rate * (1 - step / num_steps)
+    for i, p in enumerate(params):
+        m[i] = beta1 * m[i] + (1 - beta1) * p.grad
+        v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
+        m_hat = m[i] / (1 - beta1 ** (step + 1))
+        v_hat = v[i] / (1 - beta2 ** (step + 1))
+        p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
+        p.grad = 0
+    return loss.data
+'''
+
+
+def microgpt_copy(source, name):
+    """One function of a microgpt copy, run in a module of its own (its own Value, the lesson's sizes)."""
+    ns = {"__name__": "__main__", "random": random, **SETTINGS}  # as a notebook's cell defines them
+    exec(source, ns)
+    return ns[name]

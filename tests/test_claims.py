@@ -1746,7 +1746,8 @@ def _gpt(seed=0, **sizes):
 
 def test_lesson11_softmax_is_the_same_with_the_largest_logit_taken_out_and_exp_of_1000_overflows():
     claim(11, "Subtract the largest score first: $e^{z_i - m}$ is at most 1 and never overflows, and the probabilities are the same")
-    claim(11, "and on logits near 1000, where `exp` without the shift overflows a float")
+    claim(11, "on logits near 1000, where `exp` without the shift overflows a float, and on logits far apart, where a "
+              "shift by anything but the largest overflows it")
     logits = [2.0, -1.0, 0.5, 3.5]
     plain = [math.exp(z) / sum(math.exp(y) for y in logits) for z in logits]
     shifted = [math.exp(z - 3.5) / sum(math.exp(y - 3.5) for y in logits) for z in logits]
@@ -1754,6 +1755,11 @@ def test_lesson11_softmax_is_the_same_with_the_largest_logit_taken_out_and_exp_o
     with pytest.raises(OverflowError):
         math.exp(1000.0)
     assert [p.data for p in softmax([Value(1000.0), Value(999.0)])] == pytest.approx([1 / (1 + math.e**-1), 1 / (1 + math.e)])
+    far_apart = [-1000.0, 1000.0, 0.0]
+    for shift in (min(far_apart), sum(far_apart) / 3, far_apart[0]):  # the smallest, the mean, the first
+        with pytest.raises(OverflowError):
+            [math.exp(z - shift) for z in far_apart]
+    assert [math.exp(z - max(far_apart)) for z in far_apart] == [0.0, 1.0, 0.0]
 
 
 def test_lesson11_dividing_by_the_root_of_head_dim_keeps_the_spread_whatever_the_width():

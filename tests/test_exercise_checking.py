@@ -214,3 +214,21 @@ def test_the_checkers_read_answers_without_importing_numpy():
     code = ("import sys\nfrom micrograd.course import " + ", ".join(f"lesson{n:02d}" for n in range(1, 12))
             + "\nassert 'numpy' not in sys.modules, 'a checker imported numpy'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_numbers_that_differ_are_shown_with_digits_enough_to_read_differently():
+    from micrograd.course.verdicts import digits_apart, fmt_apart
+
+    assert fmt_apart(3.30000001, 3.3) == ("3.30000001", "3.3")
+    got, want = fmt_apart(0.12345671, 0.12345679)
+    assert (got, want) == ("0.1234567", "0.1234568")
+    assert fmt_apart(1.0, 2.0) == ("1.0", "2.0")  # fmt's own digits where they already differ
+    assert digits_apart([0.671249, -1.2586], [0.671238, -1.2586]) == 5
+    assert digits_apart([1.5, 2.0], [1.0, 2.0]) == 4  # never fewer than asked for
+
+
+def test_a_checker_given_too_few_or_too_many_answers_says_so_as_the_checkers_fault_not_the_learners_code(capsys):
+    verdict = check_slope()
+    assert verdict.status == "failed" and "your code raised" not in verdict.message
+    assert verdict.message.startswith("check.check_slope takes 1 answer, (answer), and was given 0")
+    assert "was given 2" in check_slope(14.0, 14.0).message

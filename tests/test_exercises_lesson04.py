@@ -57,7 +57,25 @@ def right_sin(x):
     return Value.from_op(math.sin(x.data), (x,), (math.cos(x.data),), "sin")
 
 
+def sin_by_closure(assign):
+    """sin as the lecture writes an op: a node and a _backward closure that passes the gradient down by assign."""
+
+    def sin(x):
+        out = Value(math.sin(x.data), (x,), "sin")
+
+        def _backward():
+            share = math.cos(x.data) * out.grad
+            x.grad = share if assign == "=" else x.grad + share
+
+        out._backward = _backward
+        return out
+
+    return sin
+
+
 def test_sin_op_accepts_a_node_with_the_right_local_derivative():
+    verdict = check.sin_op(sin_by_closure("+="))
+    assert verdict.passed and "in sin(x) + x adds sin's share to the other use's" in verdict.message
     assert check.sin_op(right_sin).passed
 
 
@@ -72,6 +90,7 @@ def test_sin_op_accepts_a_node_with_the_right_local_derivative():
         (lambda x: Value.from_op(math.cos(x.data), (x,), (-math.sin(x.data),), "sin"), "math.sin"),
         # Correct at each point checked alone, but the derivative is frozen at x = 0.7.
         (lambda x, d=math.cos(0.7): Value.from_op(math.sin(x.data), (x,), (d,), "sin"), "not the slope"),
+        (sin_by_closure("="), "sets x.grad (=) where it must add to it (+=)"),
     ],
 )
 def test_sin_op_rejects_typical_mistakes(sin, words):
@@ -124,6 +143,15 @@ def test_grad_after_three_backwards_on_mine_27_is_not_blamed_on_the_lecture_alon
     assert "15 is the package's Value's" in verdict.message
     verdict = check.grad_after_three_backwards(15, 15, load_lesson4_value(RESETTING))
     assert verdict.passed
+
+
+def test_grad_after_three_backwards_given_one_numpy_number_asks_for_the_other_two_answers():
+    import numpy as np
+
+    verdict = check.grad_after_three_backwards(np.float64(15.0))
+    assert verdict.status == "failed" and "your code raised" not in verdict.message, verdict.message
+    assert "takes 3 answers, (answer, answer_mine, my_value), and was given 1" in verdict.message
+    assert check.grad_after_three_backwards(np.float64(15.0), np.float64(27.0), load_lesson4_value()).passed
 
 
 def test_grad_after_three_backwards_needs_a_class_with_backward():

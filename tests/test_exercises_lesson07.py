@@ -66,7 +66,7 @@ def returns_number(model, inputs, y, optimizer, batch):
         (no_zero_grad, "zero_grad"),
         (no_l2, "weight-decay"),
         (no_update, "no parameter moved"),
-        (returns_number, "return the loss Value"),
+        (returns_number, "return this step's loss Value itself, loss (not loss.data)"),
         (lambda model, inputs, y, optimizer, batch: 1 / 0, "ZeroDivisionError"),
         (3.0, "pass the function itself"),
     ],
@@ -75,6 +75,16 @@ def test_training_step_rejects_typical_mistakes(step, words):
     verdict = check.training_step(step)
     assert verdict.status == "failed"
     assert words in verdict.message
+
+
+def test_training_step_task_says_it_returns_the_loss_value_not_its_number():
+    # The check refuses loss.data; the task must ask for the Value in as many words.
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parent.parent / "notebooks" / "07_classifier.ipynb").read_text())["cells"]
+    (task,) = ["".join(c["source"]) for c in cells if "Write one training step on a batch" in "".join(c["source"])]
+    assert "return the loss: the `Value` itself (`loss`, not `loss.data`)" in task
 
 
 def test_training_step_untouched_is_not_attempted():

@@ -93,6 +93,19 @@ def test_cross_entropy_a_version_that_subtracts_the_max_hears_about_log_of_zero(
     assert "overflows" not in verdict.message and "Subtracting max" not in verdict.message
 
 
+def mean_shifted_cross_entropy(logits, target):
+    shift = sum(z.data for z in logits) / len(logits)  # exact on [1000, 0], but 1000 - 0 overflows on [1000, -1000, 0]
+    return sum((z - shift).exp() for z in logits).log() - (logits[target] - shift)
+
+
+def test_cross_entropy_shifted_by_the_mean_is_not_said_to_stay_exact_on_logits_far_apart():
+    verdict = check.cross_entropy_by_hand(mean_shifted_cross_entropy)
+    assert verdict.passed  # the exercise's numbers are right
+    assert "stays exact" not in verdict.message
+    assert "[1000, -1000, 0] and target 1 the loss is 2000" in verdict.message and "nor their mean" in verdict.message
+    assert "stays exact for logits far apart too" in check.cross_entropy_by_hand(stable_cross_entropy).message
+
+
 def _probability(logits, target):
     exps = [z.exp() for z in logits]
     return exps[target] / sum(exps)
@@ -167,3 +180,12 @@ def test_accuracy_from_confusion_untouched():
         raise NotImplementedError
 
     assert check.accuracy_from_confusion(accuracy_from_confusion).status == "not attempted"
+
+
+def test_a_loss_off_in_its_sixth_digit_is_shown_with_digits_enough_to_differ():
+    def off_by_a_hair(logits, target):
+        return stable_cross_entropy(logits, target) + 3e-6  # 2.175518 where 2.175515 is right
+
+    verdict = check.cross_entropy_by_hand(off_by_a_hair)
+    should, yours = verdict.message.split("the loss should be ")[1].split("; hint")[0].split(", yours is ")
+    assert verdict.status == "failed" and should != yours, verdict.message

@@ -4,8 +4,8 @@ import random
 from pathlib import Path
 
 import pytest
-from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
-                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
+from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS,
+                         SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
                          STEP_SLIPS, load, load_source, namespace, swapped)
 
 from micrograd.course import saved, yours
@@ -74,6 +74,19 @@ def test_softmax_slips_are_named(swap, words):
     assert verdict.status == "failed" and words in verdict.message, verdict.message
 
 
+@pytest.mark.parametrize("shift, words", [
+    ("min(val.data for val in logits)", "it subtracts the smallest logit (-1)"),
+    ("sum(val.data for val in logits) / len(logits)", "it subtracts their mean (1)"),
+    ("logits[0].data", "it subtracts the first logit (2)"),
+    ("min(val.data for val in logits) + 0.5", "it subtracts -0.5 from the logits"),
+])
+def test_a_shift_by_anything_but_the_largest_logit_is_named(shift, words):
+    # The numbers are the same for any shift; logits far apart overflow every shift but the largest.
+    verdict = check.softmax(load("lesson 11: softmax", ("max(val.data for val in logits)", shift)))
+    assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert "microgpt subtracts the largest, 3.5" in verdict.message
+
+
 def test_negative_logits_far_below_0_without_the_shift_are_named_too():
     def softmax(logits):
         exps = [(v - 2000.0).exp() for v in logits]  # shifted the wrong way: every exp is 0
@@ -98,10 +111,21 @@ def test_rmsnorm_written_another_way_passes(source):
     ((("sum(xi * xi for xi in x) / len(x)", "sum(x) / len(x)"),), "the mean of the squares"),
     ((("sum(xi * xi for xi in x) / len(x)", "sum(xi * xi for xi in x)"),), "divide it by len(x)"),
     ((("    ms = sum", "    mean = sum(x) / len(x)\n    x = [xi - mean for xi in x]\n    ms = sum"),), "LayerNorm"),
+    ((("(ms + 1e-5) ** -0.5", "(ms + 1e-8) ** -0.5"),), "its epsilon is 1e-8; microgpt's is 1e-5"),
+    ((("(ms + 1e-5) ** -0.5", "(ms + 0.01) ** -0.5"),), "its epsilon is 0.01; microgpt's is 1e-5"),
 ])
 def test_rmsnorm_slips_are_named(swaps, words):
     verdict = check.rmsnorm(load("lesson 11: rmsnorm", *swaps))
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert_shown_apart(verdict.message)
+
+
+def assert_shown_apart(message):
+    """Every "gives X, expected Y" in a message shows X and Y differently."""
+    import re
+
+    for got, want in re.findall(r"gives (\[[^]]*\]|[-\d.e]+), expected (\[[^]]*\]|[-\d.e]+)", message):
+        assert got != want, message
 
 
 # -- one attention head ---------------------------------------------------------------------------------------------
@@ -144,10 +168,16 @@ def test_a_head_that_fails_through_its_softmax_says_so():
     (STEP_BACKWARD_PER_POSITION, ("    return loss.data", "    return lossf")),
     (STEP_ADAM_WRITTEN_OUT,),
     (STEP_CROSS_ENTROPY,),
-    (("    return loss.data", "    return loss"),),
-], ids=["backward-at-each-position", "adam-written-out-with-sqrt", "the-packages-cross-entropy", "returns-the-value"])
+], ids=["backward-at-each-position", "adam-written-out-with-sqrt", "the-packages-cross-entropy"])
 def test_a_training_step_written_another_way_passes(swaps):
     assert check.training_step(load(STEP_KEY, *swaps)).passed
+
+
+def test_a_step_that_returns_the_loss_value_is_told_to_return_its_number():
+    # The task asks for the loss's number: a loss Value kept in a list would keep every step's graph alive.
+    verdict = check.training_step(load(STEP_KEY, ("    return loss.data", "    return loss")))
+    assert verdict.status == "failed" and "return its number, loss.data" in verdict.message, verdict.message
+    assert "returns the loss's number" in stub(STEP_KEY).__doc__  # and the task says so
 
 
 @pytest.mark.parametrize("slip", list(STEP_SLIPS))
@@ -155,6 +185,14 @@ def test_training_step_slips_are_named(slip):
     swaps, words = STEP_SLIPS[slip]
     verdict = check.training_step(load(STEP_KEY, *swaps))
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+
+
+def test_an_update_off_by_a_hair_shows_the_losses_with_digits_enough_to_differ():
+    swap = ("p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)", "p.data -= lr_t * m_hat / (v_hat ** 0.5 + 3e-8)")
+    verdict = check.training_step(load(STEP_KEY, swap))
+    assert verdict.status == "failed" and "learning_rate, beta1, beta2, eps_adam, m_hat, v_hat, lr_t" in verdict.message
+    later, expected = verdict.message.split("the later losses are ")[1].split(". Check")[0].split(", expected ")
+    assert later != expected and len(later.split(", ")[0]) > len("3.3000"), verdict.message
 
 
 def test_a_step_that_keeps_adams_moments_elsewhere_is_told_to_update_the_lists_it_is_given():
@@ -209,16 +247,33 @@ def causal_attention(qs, ks, vs):
     assert check.causal_attention(load_source(source, "causal_attention")).passed
 
 
+def test_a_mask_of_a_large_negative_number_passes():
+    assert check.causal_attention(load_source(CAUSAL_MASKED.replace("MASK", "-1e9"), "causal_attention")).passed
+
+
+@pytest.mark.parametrize("mask", ["Value(float('-inf'))", "float('-inf')", "-math.inf"])
+def test_a_mask_of_minus_infinity_is_told_why_a_value_refuses_it_and_what_to_use(mask):
+    verdict = check.causal_attention(load_source(CAUSAL_MASKED.replace("MASK", mask), "causal_attention"))
+    assert verdict.status == "failed", verdict.message
+    assert "A Value refuses a mask of -inf, GPT-2's way, because it holds finite numbers only" in verdict.message
+    assert "-1e9" in verdict.message, verdict.message
+    assert "Does position 0 read no key" not in verdict.message
+
+
 @pytest.mark.parametrize("body, words", [
     ("[attention_head(qs[t], ks, vs) for t in range(len(qs))]", "looks at later positions"),
     ("[attention_head(qs[t], ks[:t], vs[:t]) for t in range(len(qs))]", "keys up to and including its own"),
     ("[attention_head(qs[t], ks[t:t + 1], vs[t:t + 1]) for t in range(len(qs))]", "only its own key"),
     ("attention_head(qs[-1], ks, vs)", "one output per position"),
     ("[attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs) - 1)]", "for a name of 4 positions"),
+    ("[attention_head(qs[0], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]",
+     "position 1 gives [0.05898, -0.05716, 0.5875, -0.4857], expected [0.4303, -0.2319, 0.4346, -0.1362], the first "
+     "position that differs"),
 ])
 def test_causal_attention_slips_are_named(body, words):
     verdict = check.causal_attention(causal(body))
     assert verdict.status == "failed" and words in verdict.message, verdict.message
+    assert_shown_apart(verdict.message)
 
 
 # -- exercise 2: sampling with a temperature ------------------------------------------------------------------------
@@ -334,7 +389,15 @@ def test_parameter_count_right_answers_pass(answer):
 
 
 @pytest.mark.parametrize("answer, words", [
-    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, "GPT-2's count"),
+    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, "lm_head is missing: microgpt's lm_head is a vocab_size × n_embd "
+                                                        "matrix of its own (GPT-2 ties"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n), "it counts biases (the attention's four biases, the "
+                                                                    "MLP's two biases), and microgpt has none"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n) + V, "lm_head's bias), and microgpt has none"),
+    (lambda V, n, B, L: V * n + B * n + L * (12 * n * n + 9 * n) + (2 * L + 1) * 2 * n,  # GPT-2's count, in full
+     "lm_head is missing"),
+    (lambda V, n, B, L: V * n + B * n + L * (12 * n * n + 9 * n) + (2 * L + 1) * 2 * n, "LayerNorm's weight and bias"),
+    (lambda V, n, B, L: 2 * V * n + B * n + L * 12 * n * n + (2 * L + 1) * n, "microgpt's RMSNorm has no weights"),
     (lambda V, n, B, L: 2 * V * n + L * 12 * n * n, "position embeddings are missing"),
     (lambda V, n, B, L: 2 * V * n + B * n + L * 6 * n * n, "4 times as wide"),
     (lambda V, n, B, L: 2 * V * n + B * n + 12 * n * n, "multiply them by n_layer"),

@@ -21,8 +21,9 @@ import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, AUTOGRAD_SOLUTION, NN_SOLUTION, STEP_SOLUTION, STEP_WITH_NUMBERS, \
     TRAIN_SOLUTION, VALUE_SOLUTION, load, load_lesson4_value, load_nn, load_nn_on, load_train
 from foreign_nodes import CHILDREN_AUTOGRAD, CHILDREN_MY_VALUE, LECTURE_TRAIN, LectureValue, lecture_micrograd
-from gpt_answers import (HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS, SOFTMAX_MAX_AS_A_VALUE,
-                         SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
+from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, RMSNORM_NUMPY, SOFTMAX_LOOPS,
+                         SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY)
+from gpt_answers import MICROGPT_ISINSTANCE, MICROGPT_SUMS_FROM_ZERO, microgpt_copy
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -635,6 +636,20 @@ CATALOGUE = [
                  lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(q, ks[:t + 1], "
                                           "vs[:t + 1]) for t, q in enumerate(qs)]\n", "causal_attention"),),
                  "none after", id="l11-causal-enumerate"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source(CAUSAL_MASKED.replace("MASK", "-1e9"), "causal_attention"),),
+                 "none after", id="l11-causal-every-key-read-the-later-ones-masked-by-minus-1e9"),
+    # Two copies of microgpt, each with its own Value class: their sums start from Value(0.0), or their inputs are
+    # made Values unless isinstance(v, Value). The check gives them Values of their own class.
+    *[pytest.param(getattr(lesson11, name), lambda source=source, name=name: (microgpt_copy(source, name),), words,
+                   id=f"l11-{name}-a-copy-of-microgpt-{how}")
+      for source, how in ((MICROGPT_SUMS_FROM_ZERO, "summing-from-its-own-value-0"),
+                          (MICROGPT_ISINSTANCE, "testing-isinstance-of-its-own-value"))
+      for name, words in (("softmax", "no overflow"), ("rmsnorm", "root of its mean square"),
+                          ("attention_head", "their softmax"), ("causal_attention", "none after"),
+                          ("training_step", "the same losses"))],
+    pytest.param(lesson11.sample_next, lambda: (microgpt_copy(MICROGPT_ISINSTANCE, "sample_next"),), "seeded draws",
+                 id="l11-sample_next-a-copy-of-microgpt-testing-isinstance-of-its-own-value"),
     pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_BY_HAND, "sample_next"),),
                  "refused with a ValueError", id="l11-sampling-by-hand-refusing-0"),
     pytest.param(lesson11.sample_next, lambda: (load_gpt_source(SAMPLING_NUMPY, "sample_next"),), "seeded draws",

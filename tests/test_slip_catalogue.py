@@ -27,7 +27,7 @@ from build_stubs import (
     load_nn_on,
     load_train,
 )
-from gpt_answers import STEP_KEY, STEP_SLIPS
+from gpt_answers import CAUSAL_MASKED, MICROGPT_ISINSTANCE, MICROGPT_VALUE, MICROGPT_SUMS_FROM_ZERO, STEP_KEY, STEP_SLIPS, microgpt_copy
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
@@ -446,6 +446,36 @@ def lesson7_accuracy(wrong):
     return model, (1 - right if wrong == "error rate" else right)
 
 
+def own_value_class():
+    """microgpt's Value, pasted into a notebook: a class of the learner's module called Value, not the package's."""
+    ns = {"__name__": "__main__"}
+    exec(MICROGPT_VALUE, ns)
+    return ns["Value"]
+
+
+def sin_of_its_own_class(x):
+    Value = own_value_class()
+    return Value(math.sin(x.data), (x,), (math.cos(x.data),))
+
+
+def cross_entropy_of_its_own_class(logits, target):
+    Value = own_value_class()
+    logits = [Value(z.data) for z in logits]  # the logits' numbers, taken into the copy's class
+    total = sum(z.exp() for z in logits)
+    return total.log() - logits[target]
+
+
+def sin_setting_the_gradient(x):
+    """sin as the lecture writes an op, with its = for +=: right alone, wrong where x is used twice."""
+    out = Value(math.sin(x.data), (x,), "sin")
+
+    def _backward():
+        x.grad = math.cos(x.data) * out.grad
+
+    out._backward = _backward
+    return out
+
+
 # Slips in the exercises that ask for a number or a small function, beside the build-it pieces above:
 # (checker, the wrong answer, words its verdict must contain).
 ANSWER_SLIPS = [
@@ -486,6 +516,15 @@ ANSWER_SLIPS = [
     pytest.param(lesson04.sin_op,
                  lambda: (lambda x: Value.from_op(math.sin(x.data), (x,), (math.cos(math.sin(x.data)),), "sin"),),
                  "cos of sin's output", id="l04-sin-cos-of-the-output"),
+    pytest.param(lesson04.sin_op, lambda: (sin_setting_the_gradient,), "sets x.grad (=) where it must add to it (+=)",
+                 id="l04-sin-closure-sets-the-gradient"),
+    pytest.param(lesson04.sin_op, lambda: (sin_of_its_own_class,),
+                 "returned Value (from module __main__); return the package's Value (from module micrograd.engine)",
+                 id="l04-sin-a-value-of-microgpts-class"),
+    pytest.param(lesson08.cross_entropy_by_hand, lambda: (cross_entropy_of_its_own_class,),
+                 "it returns Value (from module __main__); return one Value, the loss, built from the logits' own "
+                 "operations, so that it is the package's Value (from module micrograd.engine)",
+                 id="l08-cross-entropy-a-value-of-microgpts-class"),
     pytest.param(lesson02.neuron_graph, lambda: (labelled_neuron("o"),), "label it 'n'", id="l02-neuron-last-label-o"),
     pytest.param(lesson03.walk_by_hand, lambda: lesson_walk(lambda L, d, e: ["L", "d", "e"]), "is a label, text",
                  id="l03-walk-labels-not-nodes"),
@@ -510,6 +549,8 @@ ANSWER_SLIPS = [
                  lambda: lesson7_step(("    optimizer.step()\n",
                                        "    for p in model.parameters():\n        p.data += 0.5 * p.grad\n")),
                  "uphill, where the loss grows", id="l07-step-manual-update-uphill"),
+    pytest.param(lesson07.training_step, lambda: lesson7_step(("    return loss\n", "    return loss.data\n")),
+                 "loss Value itself, loss (not loss.data)", id="l07-step-returns-the-losss-number"),
     pytest.param(lesson07.new_moons_accuracy, lambda: lesson7_accuracy("error rate"), "the error rate",
                  id="l07-accuracy-the-error-rate"),
     pytest.param(lesson09.broken_op, lambda: (lesson09.suspect_function,), "built from the four suspects",
@@ -530,6 +571,11 @@ ANSWER_SLIPS = [
     pytest.param(lesson11.softmax,
                  lambda: (load_gpt_piece("lesson 11: softmax", ("max(val.data for val in logits)", "0.0")),),
                  "Subtract the largest logit", id="l11-softmax-without-the-max-overflows"),
+    pytest.param(lesson11.softmax, lambda: (load_gpt_piece("lesson 11: softmax", ("max(val.data for val in logits)",
+                                                                                  "min(val.data for val in logits)")),),
+                 "it subtracts the smallest logit", id="l11-softmax-shifted-by-the-smallest-logit"),
+    pytest.param(lesson11.rmsnorm, lambda: (load_gpt_piece("lesson 11: rmsnorm", ("(ms + 1e-5)", "(ms + 1e-8)")),),
+                 "its epsilon is 1e-8", id="l11-rmsnorm-another-epsilon"),
     pytest.param(lesson11.attention_head,
                  lambda: (load_gpt_piece("lesson 11: attention_head", (" / head_dim**0.5", "")),),
                  "not divided by √head_dim", id="l11-head-scores-not-scaled"),
@@ -537,10 +583,38 @@ ANSWER_SLIPS = [
                  lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[t], ks, vs) "
                                           "for t in range(len(qs))]\n", "causal_attention"),),
                  "looks at later positions", id="l11-causal-reads-every-key"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source("def causal_attention(qs, ks, vs):\n    return [attention_head(qs[0], "
+                                          "ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]\n", "causal_attention"),),
+                 "position 1 gives", id="l11-causal-one-query-for-every-position"),
+    pytest.param(lesson11.causal_attention,
+                 lambda: (load_gpt_source(CAUSAL_MASKED.replace("MASK", "Value(float('-inf'))"), "causal_attention"),),
+                 "refuses a mask of -inf, GPT-2's way", id="l11-causal-masked-by-minus-infinity"),
+    # microgpt's Value copied without backward(): no class to build the check from, so it meets the package's.
+    pytest.param(lesson11.softmax,
+                 lambda: (microgpt_copy(MICROGPT_SUMS_FROM_ZERO.replace("def backward", "def _backward_"), "softmax"),),
+                 "returns a Value (from module __main__) that holds a Value (from module micrograd.engine) in .data",
+                 id="l11-softmax-summing-from-a-value-of-another-class"),
+    pytest.param(lesson11.softmax,
+                 lambda: (microgpt_copy(MICROGPT_ISINSTANCE.replace("def backward", "def _backward_"), "softmax"),),
+                 "Values of Value (from module micrograd.engine), and a Value (from module __main__), your module's "
+                 "class, was handed one of them", id="l11-softmax-wrapping-the-checks-values-in-another-class"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["cache-kept-across-documents"][0]),),
                  "KV cache is kept", id="l11-step-a-kv-cache-kept-across-documents"),
     pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["no-bias-correction"][0]),),
                  "Adam without bias correction", id="l11-step-adam-without-bias-correction"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["bias-correction-one-step-late"][0]),),
+                 "one step late", id="l11-step-bias-correction-one-step-late"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["pytorchs-betas"][0]),),
+                 "beta1 is 0.9, microgpt's 0.85", id="l11-step-pytorchs-betas"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, *STEP_SLIPS["learning-rate-0.003"][0]),),
+                 "learning_rate is 0.003, microgpt's 0.01", id="l11-step-another-learning-rate"),
+    pytest.param(lesson11.training_step, lambda: (load_gpt_piece(STEP_KEY, ("    return loss.data", "    return loss")),),
+                 "return its number, loss.data", id="l11-step-returns-the-loss-value"),
+    pytest.param(lesson11.parameter_count, lambda: (lambda V, n, B, L: 2 * V * n + B * n + L * (12 * n * n + 9 * n),),
+                 "microgpt has none", id="l11-count-with-biases"),
+    pytest.param(lesson11.parameter_count, lambda: (lambda V, n, B, L: V * n + B * n + L * 12 * n * n,),
+                 "lm_head is missing", id="l11-count-without-lm-head"),
     pytest.param(lesson11.sample_next,
                  lambda: (load_gpt_source("def sample_next(logits, temperature):\n    probs = softmax([l / temperature "
                                           "for l in logits])\n    return random.choices(range(len(logits)), "

@@ -3,7 +3,7 @@
 import html
 
 from ..graphs import inputs_of, post_order
-from .verdicts import fmt
+from .verdicts import fmt_expected
 
 __all__ = ["wrong_gradient_figure", "neighbourhood"]
 
@@ -85,7 +85,7 @@ def wrong_gradient_figure(root, node, got, expected):
     It fits the page as every drawing does.  Without Graphviz it is the text view; a graph that
     cannot be read at all gives no figure, never an error: the verdict's words stand alone.
     """
-    note = f"grad {fmt(got)}, expected {fmt(expected)}"
+    note = f"grad {fmt_expected(got, expected)}"
     title = "Your graph: the first wrong gradient from the output down"
     try:
         top, shown, whole = neighbourhood(root, node)

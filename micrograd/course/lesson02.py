@@ -12,6 +12,7 @@ from ..engine import Value, topological_order
 from .build import attempt, check_classes, nodes_below, renamed_only, still_stub
 from .verdicts import (
     fmt,
+    fmt_expected,
     as_number,
     as_whole_number,
     checker,
@@ -70,7 +71,7 @@ def _node_problem(node, cls, text, data, op, inputs):
     if not isinstance(node, cls):
         return f"{text} returned a {type(node).__name__}; return a new {cls.__name__} so it can be used again"
     if not close(node.data, data, 1e-12):
-        return f"{text} holds data {fmt(node.data)}, expected {fmt(data)}"
+        return f"{text} holds data {fmt_expected(node.data, data)}"
     if getattr(node, "_op", None) != op:
         return f"{text} has _op {getattr(node, '_op', None)!r}, expected {op!r}"
     return _inputs_problem(node, inputs, text)
@@ -157,7 +158,7 @@ def _check_value_class(cls):
     z = (x + y) * x + y
     px, py = Value(1.5), Value(-0.5)
     if not close(z.data, ((px + py) * px + py).data, 1e-12):
-        return failed(f"(x + y) * x + y at x = 1.5, y = -0.5 gives {fmt(z.data)}, expected {fmt(((px + py) * px + py).data)}")
+        return failed(f"(x + y) * x + y at x = 1.5, y = -0.5 gives {fmt_expected(z.data, ((px + py) * px + py).data)}")
 
     if "__str__" in vars(cls) and not any("__repr__" in vars(k) for k in cls.__mro__[:-1]):
         return failed("your MyValue has __str__ but no __repr__: the notebook shows a value with repr(), which falls "
@@ -221,8 +222,8 @@ def _extra_ops_problem(cls):
             return f"{where} returned {type(out).__name__}; return a new {cls.__name__} so backward can reach a and b"
         if not close(out.data, want, 1e-12):
             if slip is not None and close(out.data, slip[0], 1e-12):
-                return f"{where} holds {fmt(out.data)}, expected {fmt(want)}: {slip[1]}"
-            return f"{where} holds {fmt(out.data)}, expected {fmt(want)}"
+                return f"{where} holds {fmt_expected(out.data, want)}: {slip[1]}"
+            return f"{where} holds {fmt_expected(out.data, want)}"
         reached = {id(n) for n in nodes_below(out, lambda n: tuple(getattr(n, "_prev", ())))}
         if id(a) not in reached:
             return f"{where}: a is not among the inputs below the result; keep the operands in _prev so the graph reaches them"

@@ -5,7 +5,7 @@ import numbers
 
 from ..nodes import SETS, raw_inputs
 from .build import attempt, inputs_of, nodes_below, renamed_only, root_down, still_stub, wrong_gradient
-from .verdicts import as_number, close, failed, fmt, passed
+from .verdicts import as_number, close, failed, fmt, fmt_apart, fmt_expected, passed
 
 def data_of(answer):
     return as_number(answer)
@@ -176,7 +176,7 @@ def check_step(cls):
         out.grad = 1.0
         out._backward()
         if not close(x.grad, want, 1e-12):
-            message = f"({text})._backward() with grad 1.0 (x = 3) leaves x.grad = {fmt(x.grad)}, expected {fmt(want)}: "
+            message = f"({text})._backward() with grad 1.0 (x = 3) leaves x.grad = {fmt_expected(x.grad, want)}: "
             half = want / 2
             once = x.grad
             adds = False
@@ -213,7 +213,8 @@ def check_step(cls):
                        + ("self.grad += (1 - t**2) * out.grad" if not recorded else "child.grad += local * self.grad"))
         else:
             message = (f"t = x.tanh() at x = -0.5, with x.grad holding 0.25 from another use: t._backward() with grad 1 "
-                       f"leaves x.grad = {fmt(x.grad)}, expected 0.25 + (1 - t**2) = {fmt(0.25 + local)}")
+                       f"leaves x.grad = {fmt_apart(x.grad, 0.25 + local)[0]}, expected 0.25 + (1 - t**2) = "
+                       f"{fmt_apart(x.grad, 0.25 + local)[1]}")
         return wrong_gradient(message, t, {id(t): 1.0, id(x): 0.25 + local})
 
     # The tanh neuron, the lecture's numbers.
@@ -228,7 +229,8 @@ def check_step(cls):
     for node in walk:
         node._backward()
     want = {"x1": (x1, -1.5), "w1": (w1, 1.0), "x2": (x2, 0.5), "w2": (w2, 0.0), "b": (bias, 0.5)}
-    wrong = [f"{name}.grad = {fmt(v.grad)} (expected {fmt(g)})" for name, (v, g) in want.items() if not close(v.grad, g, 1e-9)]
+    wrong = [f"{name}.grad = {fmt_apart(v.grad, g)[0]} (expected {fmt_apart(v.grad, g)[1]})" for name, (v, g) in want.items()
+             if not close(v.grad, g, 1e-9)]
     if wrong:
         return wrong_gradient("on the tanh neuron, called by hand from o back to the leaves: " + ", ".join(wrong),
                               o, expected_after(o, walk))
@@ -284,8 +286,8 @@ def closure_local_problem(cls):
             want = 1 - out.data**2 if want is None else want
             if not close(leaf.grad, want, 1e-9):
                 words = why or tanh_slip(leaf.grad, leaf.data, out.data)
-                return (f"{text}: its _backward() with out.grad = 1 hands {name}.grad = {fmt(leaf.grad)}, expected "
-                        f"{fmt(want)}: {words}")
+                return (f"{text}: its _backward() with out.grad = 1 hands {name}.grad = "
+                        f"{fmt_expected(leaf.grad, want)}: {words}")
     return None
 
 
@@ -318,10 +320,10 @@ def step_message(node, seed, results, upstream):
                     f"passed on as it is; multiply it by the local derivative ({fmt(local)}): "
                     f"{fmt(local)} × {fmt(upstream)} = {fmt(want)}")
         if close(got, -want, 1e-12):
-            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt(got)}, expected {fmt(want)}: "
+            return (f"after {node.split(' =')[0]}._backward() with {seed}: {name}.grad is {fmt_expected(got, want)}: "
                     "right size, wrong sign; add local × grad to the input's grad (+=), don't subtract it")
-        return (f"after {node.split(' =')[0]}._backward() ({node}) with {seed}: {name}.grad is {fmt(got)}, expected "
-                f"{fmt(want)} = local derivative {fmt(local)} × {fmt(upstream)}")
+        return (f"after {node.split(' =')[0]}._backward() ({node}) with {seed}: {name}.grad is "
+                f"{fmt_expected(got, want)} = local derivative {fmt(local)} × {fmt(upstream)}")
     return f"after {node.split(' =')[0]}._backward(): the inputs' grads are not right yet"
 
 

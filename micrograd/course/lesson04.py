@@ -13,7 +13,8 @@ from ..engine import Value
 from ..gradcheck import central_difference
 from . import stale
 from .build import unrun_cell_problem, wrong_gradient
-from .verdicts import as_number, checker, close, failed, number_problem, passed
+from .verdicts import (as_number, checker, class_name, close, failed, fmt_apart, number_problem, passed,
+                       value_wanted)
 
 from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
 
@@ -213,7 +214,8 @@ def sin_op(sin):
                 raise
             return failed(problem)
         if not isinstance(out, Value):
-            return failed(f"sin(Value({x0})) returned {type(out).__name__}; return a Value, e.g. from Value.from_op(...)")
+            return failed(f"sin(Value({x0})) returned {class_name(out)}; return {value_wanted(out)}, e.g. from "
+                          "Value.from_op(...)")
         if not close(out.data, math.sin(x0), 1e-6):  # not tighter: np.float32 keeps about 7 digits
             return failed(f"sin(Value({x0})).data is {out.data!r}; it should hold math.sin of the input's data")
         if not any(node is x for node in out.inputs):
@@ -243,7 +245,20 @@ def sin_op(sin):
     (sin(3 * x)).backward()
     if not close(x.grad, 3 * math.cos(9.0), 1e-6):
         return failed("sin(3 * x) gets the wrong gradient; is the local derivative computed from the input's data?")
-    return passed("sin is now an operation like any other: backward() handles sin(3 * b) by itself")
+    x = Value(0.7)
+    (sin(x) + x).backward()  # x used twice: the + hands x its 1 first, then sin's share must add to it
+    want = 1 + math.cos(0.7)
+    if not close(x.grad, want, 1e-6):
+        got, want = fmt_apart(x.grad, want)
+        if close(x.grad, math.cos(0.7), 1e-6):
+            return failed(f"sin's _backward sets x.grad (=) where it must add to it (+=): in sin(x) + x at x = 0.7, "
+                          f"x.grad is {got}, the sine's share alone; expected 1 + cos(0.7) = {want}. The gradients "
+                          "from every use of a value add up (the lecture's bug of a node used twice): "
+                          "x.grad += math.cos(x.data) * out.grad")
+        return failed(f"sin(x) + x at x = 0.7 gives x.grad = {got}, expected 1 + cos(0.7) = {want}: each use of x "
+                      "adds its share to x.grad")
+    return passed("sin is now an operation like any other: backward() handles sin(3 * b) by itself, and in sin(x) + x "
+                  "adds sin's share to the other use's")
 
 
 def _three_backwards(value_class):

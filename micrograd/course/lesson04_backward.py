@@ -3,7 +3,7 @@
 from ..graphs import post_order
 from .build import root_down
 from .lesson04_order import Node, node_name
-from .verdicts import close, fmt
+from .verdicts import close, fmt_expected
 
 # Wrong ways to write backward(), run on the same graph to recognise a learner's slip by its numbers.
 
@@ -132,9 +132,9 @@ class BackwardRun:
         for node in root_down(self.root):
             k = place[id(node)]
             if not close(self.got[k], self.right[k], 1e-9):
-                return f"{node_name(node)}.grad is {fmt(self.got[k])}, expected {fmt(self.right[k])}"
+                return f"{node_name(node)}.grad is {fmt_expected(self.got[k], self.right[k])}"
         leaf, w = self.wrong[0]
-        return f"{node_name(leaf)}.grad is {fmt(self.got[self.order.index(leaf)])}, expected {fmt(w)}"
+        return f"{node_name(leaf)}.grad is {fmt_expected(self.got[self.order.index(leaf)], w)}"
 
 
 def walked(reads):

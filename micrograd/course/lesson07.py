@@ -18,7 +18,7 @@ from .. import data, losses
 from ..engine import Value
 from ..nn import MLP
 from ..optim import SGD
-from .verdicts import as_number, checker, close, failed, number_problem, passed
+from .verdicts import as_number, checker, class_name, close, failed, number_problem, passed
 
 __all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "NEW_MOONS_NOISE", "L2_ALPHA"]
 
@@ -115,7 +115,7 @@ def training_step(step):
     expected = _reference_step(mine, inputs, y, SGD(mine.parameters(), lr=_LR), _BATCH)
     after = [p.data for p in theirs.parameters()]
     if not isinstance(loss, Value):
-        return failed(f"it returns {type(loss).__name__}; return the loss Value of this step")
+        return failed(f"it returns {class_name(loss)}; return this step's loss Value itself, loss (not loss.data)")
     if all(a == b for a, b in zip(after, before)):
         if "step on zero gradients" in optimizer.calls and any(p.grad for p in theirs.parameters()):
             return failed("no parameter moved: step() ran before backward(), on gradients zero_grad() had just "

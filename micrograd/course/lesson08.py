@@ -11,7 +11,8 @@ import numbers
 import random
 
 from ..engine import Value
-from .verdicts import as_number, checker, close, decimals_kept, failed, number_problem, passed
+from .verdicts import (as_number, checker, class_name, close, decimals_kept, failed, fmt_apart, number_problem, passed,
+                       value_wanted)
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]
 
@@ -76,7 +77,9 @@ def _run(cross_entropy, logits, target):
             "so that backward() can reach the logits"
         )
     if not isinstance(loss, Value):
-        return None, values, f"it returns {type(loss).__name__}; return one Value, the loss"
+        wanted = value_wanted(loss)
+        return None, values, (f"it returns {class_name(loss)}; return one Value, the loss, built from the logits' own "
+                              "operations" + ("" if wanted == "a Value" else f", so that it is {wanted}"))
     loss.backward()
     return loss, values, None
 
@@ -100,7 +103,8 @@ def cross_entropy_by_hand(cross_entropy):
             if any(close(loss.data, -math.log(p), 1e-6) for i, p in enumerate(probs) if i != target):
                 return failed(f"{shown} it gives {loss.data:.5f}; pick the probability at index target")
             return failed(
-                f"{shown} the loss should be {expected:.5f}, yours is {loss.data:.5f}; "
+                f"{shown} the loss should be {fmt_apart(expected, loss.data)[0]}, yours is "
+                f"{fmt_apart(expected, loss.data)[1]}; "
                 "hint: p = exp(z_i) / Σ exp(z_j), loss = −log p[target]"
             )
         grads = [v.grad for v in values]
@@ -113,36 +117,43 @@ def cross_entropy_by_hand(cross_entropy):
     return passed("loss 2.1755 and gradient softmax − one-hot on the lecture's logits" + _stability_note(cross_entropy))
 
 
+_FAR = [([1000.0, 0.0], 1, 1000.0), ([1000.0, -1000.0, 0.0], 1, 2000.0)]  # (logits, target, loss)
+
+
 def _stability_note(cross_entropy):
-    """What a correct answer does on logits [1000, 0] with target 1, where the loss is 1000.
+    """What a correct answer does on logits far apart, [1000, 0] and [1000, -1000, 0] with target 1.
 
     Two different things break there, and the pointer names the one this
-    answer hits: exp(1000) overflows (the largest logit was not subtracted),
-    or, with it subtracted, the target's probability e^-1000 rounds to 0 and
+    answer hits: exp of a large number overflows (something other than the
+    largest logit was subtracted: nothing, the smallest, the mean), or, with
+    the largest subtracted, the target's probability e^-1000 rounds to 0 and
     the log of 0 is undefined (a probability was formed before the log).
     """
-    further = ". One step further, if you like: for logits [1000, 0] and target 1 the loss is 1000, "
-    try:
-        loss, _, problem = _run(cross_entropy, [1000.0, 0.0], 1)
-    except OverflowError:
-        return further + (
-            "which this version cannot compute: exp(1000) overflows a float. Subtracting max(z) from every "
-            "logit first changes no probability and keeps every exp at most 1; then take the log of the sum, "
-            "log Σ exp(z − max) − (z_target − max), rather than of a probability"
-        )
-    except (ArithmeticError, ValueError):
-        return further + (
-            "which this version cannot compute: the target's probability, e^−1000, rounds to 0 before the "
-            "log is taken, and log 0 is undefined. Never form the probability: −log p_target = "
-            "log Σ exp(z − max) − (z_target − max), a log of a sum that is at least 1"
-        )
-    if problem is None and close(loss.data, 1000.0, 1e-9):
-        return ", and it stays exact for logits [1000, 0] too"
-    shown = f"{loss.data:g}" if problem is None else "no loss Value"
-    return further + (
-        f"and this version gives {shown}; −log p_target = log Σ exp(z − max) − (z_target − max) "
-        "computes it without overflow and without taking the log of a probability that rounded to 0"
-    )
+    for logits, target, want in _FAR:
+        further = (f". One step further, if you like: for logits {[int(z) for z in logits]} and target {target} the "
+                   f"loss is {want:g}, ")
+        try:
+            loss, _, problem = _run(cross_entropy, logits, target)
+        except OverflowError:
+            return further + (
+                "which this version cannot compute: exp(1000) overflows a float. "
+                "Subtracting max(z) from every logit (not the smallest, nor their mean) changes no probability and "
+                "keeps every exp at most 1; then take the log of the sum, log Σ exp(z − max) − (z_target − max), "
+                "rather than of a probability"
+            )
+        except (ArithmeticError, ValueError):
+            return further + (
+                "which this version cannot compute: the target's probability rounds to 0 before the log is taken, "
+                "and log 0 is undefined. Never form the probability: −log p_target = log Σ exp(z − max) − "
+                "(z_target − max), a log of a sum that is at least 1"
+            )
+        if problem is not None or not close(loss.data, want, 1e-9):
+            shown = f"{loss.data:g}" if problem is None else "no loss Value"
+            return further + (
+                f"and this version gives {shown}; −log p_target = log Σ exp(z − max) − (z_target − max) "
+                "computes it without overflow and without taking the log of a probability that rounded to 0"
+            )
+    return ", and it stays exact for logits far apart too, [1000, 0] and [1000, -1000, 0]"
 
 
 def _matrices():

@@ -17,7 +17,7 @@ import traceback
 from .. import errors
 from ..engine import Value
 from ..gradcheck import gradcheck
-from .verdicts import checker, failed, passed
+from .verdicts import checker, class_name, failed, passed, value_wanted
 
 __all__ = ["subtraction", "power", "reflected", "broken_op", "suspects", "suspect_function"]
 
@@ -107,7 +107,7 @@ def _problem(op, reference, points, names, hints, forward_hint=None):
                 return problem
         if not isinstance(out, Value):
             return (
-                f"it returned {type(out).__name__} {out!r}, not a Value; hint: build the result with "
+                f"it returned {class_name(out)} {out!r}, not {value_wanted(out)}; hint: build the result with "
                 "Value.from_op(data, inputs, local_grads, op), so backward() can reach the inputs"
             )
         expected = reference(*point)

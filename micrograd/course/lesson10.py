@@ -7,7 +7,7 @@ from ..engine import Value, graph_size, topological_order
 from ..gradcheck import gradcheck
 from ..losses import sum_of_squares
 from ..nn import MLP
-from .verdicts import as_whole_number, checker, failed, passed, whole_number_problem
+from .verdicts import as_whole_number, checker, class_name, failed, passed, value_wanted, whole_number_problem
 
 __all__ = ["node_count", "c_port_formula", "fused_loss"]
 
@@ -124,7 +124,8 @@ def fused_loss(loss_fn):
     predictions = [Value(p) for p in _PREDICTIONS]
     out = loss_fn(predictions, list(_TARGETS))
     if not isinstance(out, Value):
-        return failed(f"it returned {type(out).__name__}, not a Value; hint: make the node with Value.from_op")
+        return failed(f"it returned {class_name(out)}, not {value_wanted(out)}; hint: make the node with "
+                      "Value.from_op")
     expected = sum((p - t) ** 2 for p, t in zip(_PREDICTIONS, _TARGETS))
     if math.isclose(out.data, expected / len(predictions), rel_tol=1e-9):
         return failed(f"the loss is {out.data:g}, the mean of the squared errors; this exercise fuses their sum, as "

@@ -7,7 +7,9 @@ sampling with a temperature and counting a GPT's parameters (``lesson11_exercise
 is matched against the slips learners make, each run on the same numbers, so the verdict names it.
 """
 
+from ..nodes import class_name
 from .verdicts import checker, failed, passed
+from .lesson11_microgpt import answer_class
 from .lesson11_exercises import DRAWS, causal_problem, parameter_count_of, parameter_count_problem, sampling_problem
 from .lesson11_pieces import function_problem, head_problem, hint_from_softmax, rmsnorm_problem, softmax_problem
 from .lesson11_training import DOCS, training_problem
@@ -20,30 +22,47 @@ def _verdict(problem, message):
     return failed(problem) if problem else passed(message)
 
 
+def _judged(problem_of, fn):
+    """problem_of(fn), with a TypeError from two Value classes meeting told as that, naming the check's class."""
+    try:
+        return problem_of(fn)
+    except TypeError as error:
+        if "Value" not in str(error):
+            raise
+        cls = answer_class(fn)
+        theirs = getattr(fn, "__globals__", {}).get("Value")
+        other = (f"a {theirs.__qualname__} (from module {theirs.__module__}), your module's class,"
+                 if isinstance(theirs, type) and theirs is not cls else "a Value of another class")
+        return (f"your code raised TypeError: {error}. The check gave it Values of {class_name(cls(0.0))}, and "
+                f"{other} was handed one of them where a number belongs (a Value(x) made of a Value, or a sum "
+                "started from Value(0.0)). Build the result from the inputs' own operations, sum(...) starting from "
+                "0, so that every Value is of the inputs' class")
+
+
 @checker("Build it: softmax")
 def softmax(fn):
-    problem = function_problem(fn, "check.softmax(softmax)") or softmax_problem(fn)
+    problem = function_problem(fn, "check.softmax(softmax)") or _judged(softmax_problem, fn)
     return _verdict(problem, "probabilities that add up to 1, the right gradients, and no overflow on logits near "
-                             "1000: exp(z - max) never sees more than 0")
+                             "1000 nor on logits 2000 apart: exp(z - max) never sees more than 0")
 
 
 @checker("Build it: RMSNorm")
 def rmsnorm(fn):
-    problem = function_problem(fn, "check.rmsnorm(rmsnorm)") or rmsnorm_problem(fn)
+    problem = function_problem(fn, "check.rmsnorm(rmsnorm)") or _judged(rmsnorm_problem, fn)
     return _verdict(problem, "each x divided by the root of its mean square (plus 1e-5), with the right gradients; "
                              "an x of all zeros stays 0")
 
 
 @checker("Build it: one attention head")
 def attention_head(fn):
-    problem = function_problem(fn, "check.attention_head(attention_head)") or hint_from_softmax(fn, head_problem(fn))
+    problem = function_problem(fn, "check.attention_head(attention_head)") or hint_from_softmax(fn, _judged(head_problem, fn))
     return _verdict(problem, "scores q·k / √4, their softmax, the values mixed by it, and the right gradients; with "
                              "one key cached, the output is that key's value")
 
 
 @checker("Build it: the training step")
 def training_step(fn):
-    problem = function_problem(fn, "check.training_step(training_step)") or training_problem(fn)
+    problem = function_problem(fn, "check.training_step(training_step)") or _judged(training_problem, fn)
     return _verdict(problem, f"{len(DOCS)} steps on {len(DOCS)} names of a small GPT: the same losses and every "
                              "parameter the same as microgpt's loop gives, a fresh KV cache for each name and Adam "
                              "with its bias correction")
@@ -51,7 +70,7 @@ def training_step(fn):
 
 @checker("Exercise 1: attention over a whole name")
 def causal_attention(fn):
-    problem = function_problem(fn, "check.causal_attention(causal_attention)") or causal_problem(fn)
+    problem = function_problem(fn, "check.causal_attention(causal_attention)") or _judged(causal_problem, fn)
     return _verdict(problem, "each position reads the keys up to its own and none after: the outputs the KV cache "
                              "gives, one position at a time")
 

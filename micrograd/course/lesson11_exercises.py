@@ -6,13 +6,14 @@ the logits divided by the temperature and against each slip's own distribution; 
 state (and numpy's, if the learner's session has imported numpy) is restored afterwards.
 """
 
+import itertools
 import random
 import sys
 
 from ..engine import Value
 from .verdicts import as_number, as_whole_number
-from .lesson11_pieces import all_close, numbers, outputs, shown
-from .lesson11_microgpt import head_numbers, softmax_numbers
+from .lesson11_pieces import all_close, numbers, outputs, shown_apart
+from .lesson11_microgpt import answer_class, head_numbers, softmax_numbers
 
 __all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
 
@@ -23,13 +24,14 @@ _KS = [[0.9, 0.1, -0.4, 0.6], [-0.3, -0.8, 0.5, 0.2], [0.7, -0.5, -0.9, 1.1], [0
 _VS = [[1.0, -0.5, 0.2, 0.4], [-0.7, 0.3, 0.9, -1.2], [0.1, 0.8, -0.6, 0.5], [0.4, -0.9, 1.3, 0.0]]
 
 
-def _as_values(rows):
-    return [[Value(x) for x in row] for row in rows]
+def _as_values(rows, cls=Value):
+    return [[cls(x) for x in row] for row in rows]
 
 
 def _causal_outputs(fn, ks):
     """The learner's outputs on the exercise's name (with keys ks), as lists of numbers, or a problem."""
-    result = fn(_as_values(_QS), _as_values(ks), _as_values(_VS))
+    cls = answer_class(fn)
+    result = fn(_as_values(_QS, cls), _as_values(ks, cls), _as_values(_VS, cls))
     if result is None:
         return None, "it returns None; return the list of outputs, one per position"
     rows = list(result) if hasattr(result, "__iter__") else [result]
@@ -47,12 +49,23 @@ def _causal_outputs(fn, ks):
     return found, None
 
 
+def _no_key_problem(error):
+    return (f"it raised {type(error).__name__}: {error}. Does position 0 read no key at all? Each position reads "
+            "the keys up to and including its own: ks[:t + 1]")
+
+
 def causal_problem(fn):
     try:
         got, problem = _causal_outputs(fn, _KS)
-    except (ValueError, ZeroDivisionError, IndexError) as error:
-        return (f"it raised {type(error).__name__}: {error}. Does position 0 read no key at all? Each position reads "
-                "the keys up to and including its own: ks[:t + 1]")
+    except ValueError as error:
+        if "finite number" not in str(error):
+            return _no_key_problem(error)
+        return (f"it raised ValueError: {error}. A Value refuses a mask of -inf, GPT-2's way, because it holds "
+                "finite numbers only (so that an overflow or a nan is caught at the operation that makes it): leave "
+                "the later keys out, ks[:t + 1] and vs[:t + 1], or mask with a large negative number such as -1e9, "
+                "whose exp is 0 all the same")
+    except (ZeroDivisionError, IndexError) as error:
+        return _no_key_problem(error)
     if problem:
         return problem
     want = [head_numbers(_QS[t], _KS[:t + 1], _VS[:t + 1]) for t in range(len(_QS))]
@@ -67,8 +80,10 @@ def causal_problem(fn):
                 "keys 0 to t only: ks[:t + 1]")
     if all(all_close(g, head_numbers(_QS[t], _KS[:t + 1], _VS[:t + 1], "only itself")) for t, g in enumerate(got)):
         return "each position reads only its own key and value; it reads every key up to its own, ks[:t + 1]"
-    return (f"position 0 gives {shown(got[0])}, expected {shown(want[0])} (its own value: one key, weight 1); "
-            "position t is one head reading qs[t] against ks[:t + 1] and vs[:t + 1]")
+    t = next(t for t, (g, w) in enumerate(zip(got, want)) if not all_close(g, w))
+    alone = " (its own value: one key, weight 1)" if t == 0 else ", the first position that differs"
+    return (f"position {t} gives {shown_apart(got[t], want[t])}{alone}; position t is one head reading qs[t] "
+            "against ks[:t + 1] and vs[:t + 1]")
 
 
 # Exercise 2: sampling with a temperature -----------------------------------------------------
@@ -122,8 +137,9 @@ class _Seeded:
 
 
 def _draws(fn, temperature, count=DRAWS, seed=0):
+    cls = answer_class(fn)
     with _Seeded(seed):
-        return [fn([Value(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
+        return [fn([cls(z) for z in _SAMPLE_LOGITS], temperature) for _ in range(count)]
 
 
 def _token_problem(token):
@@ -176,8 +192,9 @@ def sampling_problem(fn):
                 if _distance(freq, _distribution(slip, temperature)) <= _TOLERANCE:
                     return message, None
             want = _distribution("right", temperature)
-            return (f"at temperature {temperature:g} its {len(tokens)} draws land {shown(freq, 2)} of the time, "
-                    f"expected about {shown(want, 2)}: softmax of the logits divided by the temperature"), None
+            return (f"at temperature {temperature:g} its {len(tokens)} draws land "
+                    f"{shown_apart(freq, want, 2, 'expected about')} of the time: softmax of the logits divided by the "
+                    "temperature"), None
     if _draws(fn, 1.0, count=50, seed=7) != _draws(fn, 1.0, count=50, seed=7):
         return ("two runs seeded alike draw different tokens: draw with Python's random (random.choices), which "
                 "random.seed(...) makes repeatable"), None
@@ -194,10 +211,11 @@ def parameter_count_of(vocab_size, n_embd, block_size, n_layer):
     return 2 * vocab_size * n_embd + block_size * n_embd + n_layer * 12 * n_embd * n_embd
 
 
+_TIED = ("lm_head is missing: microgpt's lm_head is a vocab_size × n_embd matrix of its own (GPT-2 ties its output "
+         "layer to wte; microgpt does not)")
+
 _COUNT_SLIPS = [
-    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n,
-     "that is GPT-2's count, which reuses wte as its output layer (weight tying); microgpt's lm_head is a "
-     "vocab_size × n_embd matrix of its own"),
+    (lambda V, n, B, L: V * n + B * n + L * 12 * n * n, _TIED),
     (lambda V, n, B, L: 2 * V * n + L * 12 * n * n,
      "the position embeddings are missing: wpe has one row of n_embd numbers per position, block_size rows"),
     (lambda V, n, B, L: 2 * V * n + B * n + L * 6 * n * n,
@@ -207,6 +225,36 @@ _COUNT_SLIPS = [
     (lambda V, n, B, L: 2 * V * n + B * n + L * 4 * n * n,
      "the attention's four matrices are there, the MLP's two are missing: 8 · n_embd² more per layer"),
 ]
+
+
+# What microgpt leaves out of GPT-2, in its own words "no biases" and "layernorm -> rmsnorm" (an RMSNorm with no
+# weights): each a count of parameters a learner may add, from the sizes.
+_BIASES = {"the attention's four biases": lambda V, n, B, L: L * 4 * n,
+           "the MLP's two biases": lambda V, n, B, L: L * 5 * n,
+           "lm_head's bias": lambda V, n, B, L: V}
+_NORM_WEIGHTS = {"": lambda V, n, B, L: 0,
+                 "a weight per number for each RMSNorm": lambda V, n, B, L: (2 * L + 1) * n,
+                 "LayerNorm's weight and bias for each norm, as GPT-2's": lambda V, n, B, L: (2 * L + 1) * 2 * n}
+
+
+def _extras_counted(fn):
+    """The biases and norm weights a count adds to microgpt's, in words, or None when it is not that."""
+    extra = {s: as_whole_number(fn(*s)) for s in _SIZES}
+    if any(x is None for x in extra.values()):
+        return None
+    extra = {s: x - parameter_count_of(*s) for s, x in extra.items()}
+    for k, tied, norms in itertools.product(range(len(_BIASES) + 1), (False, True), _NORM_WEIGHTS):
+        for biases in itertools.combinations(_BIASES, k):
+            if (biases or norms) and all(extra[s] == sum(_BIASES[b](*s) for b in biases) + _NORM_WEIGHTS[norms](*s)
+                                         - tied * s[0] * s[1] for s in _SIZES):
+                said = [_TIED] if tied else []
+                if biases:
+                    said.append(f"it counts biases ({', '.join(biases)}), and microgpt has none: \"no biases\", in "
+                                "its own words, so each of its layers is a matrix alone")
+                if norms:
+                    said.append(f"it counts {norms}, and microgpt's RMSNorm has no weights: it only rescales")
+                return "; ".join(said)
+    return None
 
 
 def parameter_count_problem(fn):
@@ -220,6 +268,9 @@ def parameter_count_problem(fn):
             for slip, message in _COUNT_SLIPS:
                 if all(as_whole_number(fn(*s)) == slip(*s) for s in _SIZES):
                     return f"parameter_count{sizes} gives {count}, expected {want}: {message}"
+            extras = _extras_counted(fn)
+            if extras:
+                return f"parameter_count{sizes} gives {count}, expected {want}: {extras}"
             return (f"parameter_count{sizes} gives {count}, expected {want}: wte and lm_head are vocab_size × n_embd, "
                     "wpe block_size × n_embd, and each layer has four n_embd × n_embd attention matrices and the "
                     "MLP's two of 4·n_embd × n_embd")

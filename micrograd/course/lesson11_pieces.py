@@ -1,9 +1,10 @@
 """Lesson 11's build-it pieces, judged: softmax, rmsnorm and one attention head.
 
-Each piece is run on Values of the checker's own, its numbers compared with ``microgpt.py`` (this
-folder's copy of microgpt's pieces, on plain floats), then its gradients through ``backward()``.  A
-wrong answer is run against the slips learners make, each computed on the same numbers, so the
-verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
+Each piece is run on the checker's numbers, held in Values of the class the answer builds with (the
+package's, or one of its own: ``lesson11_microgpt.answer_class``), its numbers compared with
+``lesson11_microgpt`` (this folder's copy of microgpt's pieces, on plain floats), then its gradients
+through ``backward()``.  A wrong answer is run against the slips learners make, each computed on the
+same numbers, so the verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
 wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 """
 
@@ -11,10 +12,11 @@ wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 import math
 
 from ..engine import Value
-from .verdicts import as_number, close
-from .lesson11_microgpt import head_numbers, rmsnorm_numbers, softmax_numbers
+from ..nodes import class_name, has_data, inputs_of, post_order
+from .verdicts import as_number, close, digits_apart
+from .lesson11_microgpt import EPS_RMS, answer_class, head_numbers, rmsnorm_numbers, softmax_numbers
 
-__all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "gradient_problem", "weighted",
+__all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "shown_apart", "gradient_problem", "weighted",
            "softmax_problem", "rmsnorm_problem", "head_problem", "hint_from_softmax"]
 
 
@@ -33,7 +35,13 @@ def outputs(result, n, call):
     if len(items) != n:
         return None, f"{call} returns {len(items)} numbers for {n} inputs; return one Value per input"
     if any(not hasattr(item, "data") or as_number(item) is None for item in items):
-        kind = type(next(i for i in items if not hasattr(i, "data") or as_number(i) is None)).__name__
+        item = next(i for i in items if not hasattr(i, "data") or as_number(i) is None)
+        if has_data(getattr(item, "data", None)):
+            return None, (f"{call} returns a {class_name(item)} that holds a {class_name(item.data)} in .data, not a "
+                          "number: a Value of one class was given a Value of the other as its number, where the two "
+                          "met (a sum started from Value(0.0), say, on inputs of another class). Build the result from "
+                          "the inputs' own operations, sum(...) starting from 0, so that it is of their class")
+        kind = type(item).__name__
         return None, (f"{call} returns a {kind}, not a Value: build the result from the inputs' operations "
                       "(not from their .data), so that backward() can reach them")
     return items, None
@@ -51,6 +59,12 @@ def shown(xs, digits=4):
     return "[" + ", ".join(f"{x:.{digits}g}" for x in xs) + "]"
 
 
+def shown_apart(got, want, fewest=4, expected="expected"):
+    """"got, expected want", with ``fewest`` digits or as many more as it takes for the two to read differently."""
+    digits = digits_apart(got, want, fewest)
+    return f"{shown(got, digits)}, {expected} {shown(want, digits)}"
+
+
 def gradient_problem(leaves, want, what):
     """Why the gradients the leaves hold are not want, or None."""
     got = [leaf.grad for leaf in leaves]
@@ -59,12 +73,14 @@ def gradient_problem(leaves, want, what):
     if all(g == 0 for g in got):
         return (f"backward() leaves every gradient of {what} at 0: the result is not connected to them. Compute "
                 "with the Values themselves (v - max_val, v.exp()), not with their .data")
-    return f"the numbers are right but the gradients of {what} are {shown(got)}, expected {shown(want)}"
+    return f"the numbers are right but the gradients of {what} are {shown_apart(got, want)}"
 
 
 def weighted(items, coefficients):
-    """Σ c·item, a Value to call backward() on."""
-    return sum((c * item for c, item in zip(coefficients, items)), Value(0.0))
+    """Σ c·item, a Value of the items' class to call backward() on (started from the first term, not from 0, which
+    a class without __radd__ could not take)."""
+    terms = [c * item for c, item in zip(coefficients, items)]
+    return sum(terms[1:], terms[0])
 
 
 # Build it: softmax ------------------------------------------------------------------------------
@@ -72,6 +88,7 @@ def weighted(items, coefficients):
 _LOGITS = [2.0, -1.0, 0.5, 3.5, 0.0]
 _COEFFICIENTS = [0.3, -1.1, 0.7, 0.2, -0.4]
 _LARGE = [1000.0, 999.0, 998.5]
+_FAR_APART = [-1000.0, 1000.0, 0.0]  # any shift but the largest leaves some z - shift near 1000 or 2000
 
 
 def _softmax_numbers_problem(got):
@@ -85,13 +102,13 @@ def _softmax_numbers_problem(got):
         return "it divides the logits by their sum; softmax divides exp(logit) by the sum of the exps"
     if all_close(got, [math.exp(z - max(_LOGITS)) for z in _LOGITS]):
         return "the largest logit's probability is 1 and the sum is more than 1: divide each exp by the total"
-    return (f"softmax({_LOGITS}) gives {shown(got)}, expected {shown(want)}: exp of each logit minus the largest, "
+    return (f"softmax({_LOGITS}) gives {shown_apart(got, want)}: exp of each logit minus the largest, "
             "divided by their total")
 
 
 def _softmax_of(fn, logits):
     """(probabilities, None) from fn on Values holding logits, or (None, what went wrong)."""
-    leaves = [Value(z) for z in logits]
+    leaves = [answer_class(fn)(z) for z in logits]
     try:
         probs, problem = outputs(fn(leaves), len(leaves), "softmax(logits)")
     except (OverflowError, ZeroDivisionError) as error:
@@ -101,6 +118,36 @@ def _softmax_of(fn, logits):
                       "before exp (a plain number, max(val.data for val in logits)): the probabilities stay the same, "
                       "and exp never sees more than 0")
     return (probs, leaves), problem
+
+
+def _shift_of(fn):
+    """The number fn's softmax subtracts from each logit before exp, read from the exp nodes of its graph, or None."""
+    probs = fn([answer_class(fn)(z) for z in _LOGITS])
+    found = set()
+    for node in (node for root in probs for node in post_order(root)):
+        ins = inputs_of(node)
+        exp_input = len(ins) == 1 and has_data(ins[0]) and ins[0].data < 700  # math.exp overflows past 709
+        if exp_input and close(node.data, math.exp(ins[0].data), 1e-12):
+            found.add(ins[0].data)
+    shifts = [{round(z - d, 9) for z in _LOGITS} for d in found]
+    common = set.intersection(*shifts) if len(shifts) == len(_LOGITS) else set()
+    return common.pop() if len(common) == 1 else None
+
+
+def _shift_problem(fn, problem):
+    """The overflow on logits far apart, told as the shift that is not the largest logit."""
+    try:
+        shift = _shift_of(fn)
+    except Exception:  # noqa: BLE001 - the learner's code ran once already; the plain problem is said then
+        shift = None
+    names = {max(_LOGITS): None, min(_LOGITS): "the smallest logit", sum(_LOGITS) / len(_LOGITS): "their mean",
+             _LOGITS[0]: "the first logit"}
+    if shift is None or names.get(shift, "") is None:
+        return problem
+    which = f"{names[shift]} ({shift:g})" if shift in names else f"{shift:g}"
+    return (f"it subtracts {which} from the logits {_LOGITS}, where microgpt subtracts the largest, "
+            f"{max(_LOGITS):g}. Any other shift overflows on logits far apart: on {_FAR_APART}, exp(z - shift) sees "
+            "1000 or more. Subtract max(val.data for val in logits): exp never sees more than 0")
 
 
 def softmax_problem(fn):
@@ -118,13 +165,14 @@ def softmax_problem(fn):
     problem = gradient_problem(leaves, [pi * (c - mean) for pi, c in zip(p, _COEFFICIENTS)], "the logits")
     if problem:
         return problem
-    for large in (_LARGE, [-z for z in _LARGE]):
+    for large in (_LARGE, [-z for z in _LARGE], _FAR_APART):
         found, problem = _softmax_of(fn, large)
+        if problem and large is _FAR_APART:
+            return _shift_problem(fn, problem)
         if problem:
             return problem
         if not all_close(numbers(found[0]), softmax_numbers(large)):
-            return (f"on the logits {large} it gives {shown(numbers(found[0]))}, expected "
-                    f"{shown(softmax_numbers(large))}")
+            return f"on the logits {large} it gives {shown_apart(numbers(found[0]), softmax_numbers(large))}"
     return None
 
 
@@ -150,8 +198,19 @@ def _rmsnorm_gradients(x, c):
     return [cj * s - s**3 * xj * pull / n for cj, xj in zip(c, x)]
 
 
+def _epsilon_of(got):
+    """The epsilon of an rmsnorm that is microgpt's but for it, (ms + eps) ** -0.5, read from its output; else None."""
+    if any(x == 0 for x in _X):
+        return None
+    scales = [g / x for g, x in zip(got, _X)]
+    if scales[0] <= 0 or not all(close(s, scales[0], 1e-9) for s in scales):
+        return None
+    eps = scales[0] ** -2 - sum(x * x for x in _X) / len(_X)
+    return eps if 0 < eps < 1 and not math.isclose(eps, EPS_RMS, rel_tol=1e-3) else None
+
+
 def rmsnorm_problem(fn):
-    leaves = [Value(x) for x in _X]
+    leaves = [answer_class(fn)(x) for x in _X]
     result, problem = outputs(fn(leaves), len(leaves), "rmsnorm(x)")
     if problem:
         return problem
@@ -160,14 +219,19 @@ def rmsnorm_problem(fn):
         for slip, message in _RMS_SLIPS.items():
             if all_close(got, rmsnorm_numbers(_X, slip)):
                 return message
-        return (f"rmsnorm({_X}) gives {shown(got)}, expected {shown(rmsnorm_numbers(_X))}: each x divided by "
+        eps = _epsilon_of(got)
+        if eps is not None:
+            eps = f"{eps:.2g}".replace("e-0", "e-")  # 1e-8, as the lesson writes it, not 1e-08
+            return (f"its epsilon is {eps}; microgpt's is 1e-5, inside the root: scale = (ms + 1e-5) ** -0.5. "
+                    f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}")
+        return (f"rmsnorm({_X}) gives {shown_apart(got, rmsnorm_numbers(_X))}: each x divided by "
                 "the root of the mean of the squares (plus 1e-5)")
     weighted(result, _RMS_COEFFICIENTS).backward()
     problem = gradient_problem(leaves, _rmsnorm_gradients(_X, _RMS_COEFFICIENTS), "x")
     if problem:
         return problem
     try:
-        zeros, problem = outputs(fn([Value(0.0) for _ in range(4)]), 4, "rmsnorm(x)")
+        zeros, problem = outputs(fn([answer_class(fn)(0.0) for _ in range(4)]), 4, "rmsnorm(x)")
     except (ZeroDivisionError, OverflowError) as error:
         return f"an x of all zeros raised {type(error).__name__}: {_RMS_SLIPS['no eps']}"
     return problem
@@ -193,9 +257,10 @@ _HEAD_SLIPS = {
 
 
 def _head_call(fn, keys, values):
-    q = [Value(x) for x in _Q]
-    k = [[Value(x) for x in row] for row in keys]
-    v = [[Value(x) for x in row] for row in values]
+    cls = answer_class(fn)
+    q = [cls(x) for x in _Q]
+    k = [[cls(x) for x in row] for row in keys]
+    v = [[cls(x) for x in row] for row in values]
     return fn(q, k, v), q, k, v
 
 
@@ -228,7 +293,7 @@ def head_problem(fn):
             for slip, message in _HEAD_SLIPS.items():
                 if all_close(got, head_numbers(_Q, keys, values, slip)):
                     return message
-            return (f"{call} gives {shown(got)}, expected {shown(want)}: scores q·k / √head_dim, their softmax, "
+            return (f"{call} gives {shown_apart(got, want)}: scores q·k / √head_dim, their softmax, "
                     "and the values weighted by it")
         reference, rq, rk, rv = _head_reference(keys, values)
         coefficients = [0.6, -0.9, 0.4, 1.3]

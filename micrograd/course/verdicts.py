@@ -9,14 +9,22 @@ checker prints the text line.
 """
 
 import functools
+import inspect
 import html
 import math
 import numbers
 import re
 from dataclasses import dataclass
 
+from ..nodes import class_name
+
 __all__ = [
     "fmt",
+    "class_name",
+    "value_wanted",
+    "fmt_apart",
+    "fmt_expected",
+    "digits_apart",
     "Verdict",
     "VERDICT_MIME",
     "checker",
@@ -153,6 +161,8 @@ def checker(title, lesson=None):
         def run(*answers):
             if any(answer is TODO for answer in answers):
                 outcome = not_attempted()
+            elif _arity_problem(check, answers):
+                outcome = failed(_arity_problem(check, answers))
             else:
                 try:
                     outcome = check(*answers)
@@ -166,6 +176,19 @@ def checker(title, lesson=None):
         return run
 
     return wrap
+
+
+def _arity_problem(check, answers):
+    """What is wrong with the number of answers a checker was given, or None: said as the checker's, not as the
+    learner's code raising a TypeError."""
+    signature = inspect.signature(check)
+    try:
+        signature.bind(*answers)
+    except TypeError:
+        names = list(signature.parameters)
+        return (f"check.{check.__name__} takes {len(names)} answer{'s' * (len(names) != 1)}, ({', '.join(names)}), "
+                f"and was given {len(answers)}; call it as the exercise's cell does, with each answer in its place")
+    return None
 
 
 def exercise_titles(lesson):
@@ -310,3 +333,39 @@ def fmt(x):
     if isinstance(x, float):
         return f"{x:.6g}" if x != int(x) or abs(x) >= 1e6 else f"{x:.1f}"
     return repr(x)
+
+
+def value_wanted(got):
+    """The Value a verdict asks for, named beside what it got: "a Value", or the package's with its module when
+    got's class is called Value too, so that no verdict reads "returns a Value, not a Value"."""
+    cls = type(got)
+    if cls.__name__ == "Value" and cls.__module__ != "micrograd.engine":
+        return "the package's Value (from module micrograd.engine)"
+    return "a Value"
+
+
+def digits_apart(got, want, fewest=4):
+    """The fewest significant digits, ``fewest`` or more, that show got and want (numbers, or lists of them)
+    differently: a verdict never reads "gives 3.3000, expected 3.3000".  17 when even those agree."""
+    got = [as_number(x) for x in got] if isinstance(got, (list, tuple)) else [as_number(got)]
+    want = [as_number(x) for x in want] if isinstance(want, (list, tuple)) else [as_number(want)]
+    if None in got or None in want:
+        return fewest
+    for digits in range(fewest, 17):
+        if [f"{x:.{digits}g}" for x in got] != [f"{x:.{digits}g}" for x in want]:
+            return digits
+    return 17
+
+
+def fmt_expected(got, want):
+    """ "got, expected want", as fmt shows numbers, with digits enough for the two to read differently."""
+    got, want = fmt_apart(got, want)
+    return f"{got}, expected {want}"
+
+
+def fmt_apart(got, want):
+    """got and want as fmt shows them, with more digits where fmt's would read the same."""
+    if fmt(got) != fmt(want) or as_number(got) is None or as_number(want) is None:
+        return fmt(got), fmt(want)
+    digits = digits_apart(got, want, 7)
+    return f"{as_number(got):.{digits}g}", f"{as_number(want):.{digits}g}"
