@@ -111,22 +111,42 @@ def test_the_workflow_the_readme_and_pyproject_name_the_same_versions():
     assert supported == ["3.11", "3.12", "3.13", "3.14"]
 
 
+def _make_setup_dry_run(*arguments, **environment_changes):
+    """`make -n -B setup`: the commands setup would run, printed, as if nothing were set up.
+
+    It starts as a user's make in a fresh shell would: under `make test PYTHON=...` the make
+    running this test exports PYTHON, and its variables reach a child make through MAKEFLAGS.
+    """
+    leaked = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PYTHON")
+    environment = {key: value for key, value in os.environ.items() if key not in leaked}
+    return subprocess.run(["make", "-n", "-B", "setup", *arguments], cwd=ROOT, env={**environment, **environment_changes},
+                          capture_output=True, text=True)
+
+
 def test_make_gives_an_interpreter_named_on_the_command_line_a_venv_of_its_own():
-    # Under `make test PYTHON=...` the variables of the make running this test reach a child make
-    # through MAKEFLAGS: the child starts clean, as a user's make would.
-    environment = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-
-    def dry_run(*arguments):  # -n prints the commands without running them, -B as if nothing were set up
-        return subprocess.run(["make", "-n", "-B", "setup", *arguments], cwd=ROOT, env=environment,
-                              capture_output=True, text=True)
-
     minor = "{}.{}".format(*sys.version_info[:2])
-    named = dry_run(f"PYTHON={sys.executable}")
+    named = _make_setup_dry_run(f"PYTHON={sys.executable}")
     assert named.returncode == 0, named.stderr
     assert f"{sys.executable} -m venv .venv-{minor}" in named.stdout
     assert f".venv-{minor}/bin/python -m pip install" in named.stdout
-    default = dry_run()
+    default = _make_setup_dry_run()
     assert "python3 -m venv .venv;" in default.stdout and ".venv-" not in default.stdout
-    missing = dry_run("PYTHON=no-such-python3.99")
+    missing = _make_setup_dry_run("PYTHON=no-such-python3.99")
     assert missing.returncode != 0
-    assert "PYTHON=no-such-python3.99 does not run here: name a Python 3.11 or newer" in missing.stderr
+    assert ("PYTHON=no-such-python3.99, from the command line, does not run here: name a Python 3.11 or newer"
+            in missing.stderr)
+
+
+def test_make_gives_an_interpreter_named_in_the_environment_a_venv_of_its_own_too():
+    # `PYTHON=python3.13 make test`, and what a make running make passes on: an interpreter whose
+    # path ends in `python` (a venv's, pyenv's) as much as one ending in `python3`.
+    minor = "{}.{}".format(*sys.version_info[:2])
+    for interpreter in (sys.executable, str(Path(sys.executable).with_name("python3"))):
+        named = _make_setup_dry_run(PYTHON=interpreter)
+        assert named.returncode == 0, named.stderr
+        assert f"{interpreter} -m venv .venv-{minor}" in named.stdout
+        assert f"touch .venv-{minor}/.installed" in named.stdout
+        assert "touch .venv/.installed" not in named.stdout, "the machine's python3's .venv, set up with another interpreter"
+    missing = _make_setup_dry_run(PYTHON="no-such-python3.99")
+    assert missing.returncode != 0
+    assert "PYTHON=no-such-python3.99, from the environment, does not run here" in missing.stderr
