@@ -150,3 +150,32 @@ def test_make_gives_an_interpreter_named_in_the_environment_a_venv_of_its_own_to
     missing = _make_setup_dry_run(PYTHON="no-such-python3.99")
     assert missing.returncode != 0
     assert "PYTHON=no-such-python3.99, from the environment, does not run here" in missing.stderr
+
+
+_MICROGRAD_COMMAND = re.compile(r"-m (micrograd(?:\.\w+)+)((?: --?[\w-]+)*)")
+
+
+def _runs_as_a_program(module):
+    """Whether `python -m module` runs something: a module with a main guard, or a package with __main__.py."""
+    path = ROOT.joinpath(*module.split("."))
+    if path.is_dir():
+        return (path / "__main__.py").exists()
+    source = path.with_suffix(".py")
+    return source.exists() and 'if __name__ == "__main__":' in source.read_text(encoding="utf-8")
+
+
+def test_every_micrograd_command_the_workflow_the_makefile_and_the_readme_run_is_a_program():
+    # `python -m` on a module without a main guard imports it and exits 0: a step that does nothing, silently.
+    for name in (".github/workflows/test.yml", "Makefile", "README.md"):
+        modules = {match[0] for match in _MICROGRAD_COMMAND.findall((ROOT / name).read_text(encoding="utf-8"))}
+        assert modules, f"{name} runs no micrograd module"
+        for module in modules:
+            assert _runs_as_a_program(module), f"{name} runs python -m {module}, which runs nothing"
+
+
+def test_the_macos_job_sets_up_as_make_setup_does():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    setup = makefile[makefile.index("$(SETUP_STAMP): "):makefile.index("\n\n", makefile.index("$(SETUP_STAMP): "))]
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8"))
+    install = next(step["run"] for step in workflow["jobs"]["macos"]["steps"] if step.get("name", "").startswith("Install"))
+    assert _MICROGRAD_COMMAND.findall(install) == _MICROGRAD_COMMAND.findall(setup) == [("micrograd.course.magic", " --autoload")]
