@@ -585,8 +585,11 @@ def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lect
     claim(4, "A `my_backward` written as this lesson asks (seed the root, then each node's `_backward()`) does not, "
              "and neither do the lecture's code and micrograd 0.1.0: a node in between keeps what the call before "
              "left, and passes it down again with the new.")
-    claim(4, "$c$ holds three times its gradient (−6), $a$ and $b$ four times theirs (24 and −16). Only $f$, an input "
-             "of the root, which each call seeds with 1, holds the same on both.")
+    claim(4, "the nodes in between keep what the first call left, and in the second call each passes down all it "
+             "holds, old and new together. $d$ gets its −2 again on top of the −2 it kept: −4, twice its gradient. $e$ "
+             "gets those −4 on top of its own −2: −6, three times its gradient, and so does $c$ (−6). $a$ and $b$ get "
+             "$e$'s −6 times their local derivative on top of what they kept: 24 and −16, four times theirs. Only $f$, "
+             "an input of the root, which each call seeds with 1, holds the same on both.")
     claim(4, "If your `my_backward` resets the nodes in between, as the package's does, your line matches the first one.")
     claim(4, "Either way, zeroing the gradients before each `backward()` makes both right.")
     kept = {"a": 24.0, "b": -16.0, "c": -6.0, "f": 8.0, "e": -6.0, "d": -4.0, "L": 1.0}
@@ -595,6 +598,15 @@ def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lect
                                            "MyValue": load_lesson4_value()})
     mine = {name: namespace[name].grad for name in "abcfedL"}
     assert mine == kept
+    L = namespace["lecture_graph"]()
+    L.backward()
+    one_pass = {name: node.grad for name, node in namespace["nodes"](L).items()}
+    assert (one_pass["d"], one_pass["e"], one_pass["c"]) == (-2.0, -2.0, -2.0)  # "its −2", "its own −2"
+    times = {name: kept[name] / one_pass[name] for name in "abcfed"}
+    assert times == {"d": 2.0, "e": 3.0, "c": 3.0, "a": 4.0, "b": 4.0, "f": 2.0}  # twice, three times, four times
+    assert kept["e"] == one_pass["e"] + kept["d"] and kept["c"] == one_pass["c"] + kept["d"]  # those −4 on top
+    assert kept["a"] == one_pass["a"] + namespace["b"].data * kept["e"]  # e's −6 times their local derivative
+    assert kept["b"] == one_pass["b"] + namespace["a"].data * kept["e"]
     for cls in (LectureValue, micrograd_0_1_0_value):
         a, b, c, f = cls(2.0), cls(-3.0), cls(10.0), cls(-2.0)
         e = a * b
