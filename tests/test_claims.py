@@ -1521,6 +1521,36 @@ def test_lesson09_closures_keep_micrograd_0_1_0s_nodes_until_the_collector_runs_
     assert made == alive == 2001 and collected >= 2001
 
 
+def test_lesson09_the_lectures_closures_run_by_our_engine_keep_their_nodes_until_the_collector_runs():
+    claim(9, "Our engine records numbers instead of closures for its own operations, so a graph of them contains no loops")
+    claim(9, "The engine also runs the lecture's closures (a node given its own `_backward`, as the lecture's custom "
+             "operations are, and as lessons 3 and 4 accept in your `MyValue`), and a graph of those keeps its nodes "
+             "as long as `ClosureValue`'s does")
+    namespace = run_lesson_code(9, "class LectureValue(Value):", namespace={"Value": Value, "census": lambda make: None})
+    lecture_value = namespace["LectureValue"]
+    made, alive, collected = _census(lecture_value)
+    assert made == alive == 2001 and collected >= 2001
+    a, b = lecture_value(2.0), lecture_value(-3.0)
+    y = a * b
+    y.backward()  # the closure is what the engine runs for the node
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+    from foreign_nodes import LectureValue  # the lecture's class, closures and all, as lessons 3 and 4 accept it
+
+    made, alive, collected = _census(LectureValue)
+    assert made == alive == 2001 and collected >= 2001
+
+
+def test_lesson09_swapped_operands_give_the_gradient_of_the_wrong_function():
+    claim(9, "| `2 − a` computes `a − 2` | wrong values, and gradients right for `a − 2`, not for `2 − a` |")
+    namespace = run_lesson_code(9, "class CopyPasteValue(Value):", namespace={"Value": Value})
+    a = namespace["a"]
+    (2 - a).backward()
+    assert a.grad == 1.0  # d(a − 2)/da; d(2 − a)/da is −1
+    right = Value(5.0)
+    (2 - right).backward()
+    assert right.grad == -1.0
+
+
 # == lesson 10 =======================================================================
 
 
