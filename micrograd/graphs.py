@@ -112,7 +112,8 @@ def read_graph(root, caller):
     if not is_node(root):
         raise not_a_node(caller, root)
     digests = None
-    inputs = {}
+    inputs = {}  # id(node): its inputs in order
+    in_sets = set()  # id(node) of the nodes holding their inputs in a set
 
     def ordered_inputs(node):  # each node's inputs, read and put in order once
         nonlocal digests
@@ -121,14 +122,16 @@ def read_graph(root, caller):
             if not hasattr(node, "data"):
                 raise not_a_node(caller, node, "a graph whose every node is a node")
             raw = ()
-        if isinstance(raw, SETS) and len(raw) > 1:
-            keys = [sort_key(child) for child in raw]
-            if len(set(keys)) < len(keys) and digests is None:
-                digests = expression_digests(root)
-            inputs[id(node)] = stable_order(raw, digests)
-        else:
-            inputs[id(node)] = tuple(raw)
-        return inputs[id(node)]
+        if isinstance(raw, SETS):
+            in_sets.add(id(node))
+            if len(raw) > 1:
+                keys = [sort_key(child) for child in raw]
+                if len(set(keys)) < len(keys) and digests is None:
+                    digests = expression_digests(root)
+                inputs[id(node)] = ordered = stable_order(raw, digests)
+                return ordered
+        inputs[id(node)] = ordered = tuple(raw)
+        return ordered
 
     order = post_order(root, ordered_inputs)
     originals = []
@@ -139,7 +142,8 @@ def read_graph(root, caller):
         value.grad = node_number(node, "grad", 0.0)
         value.op = node_text(node, "_op", "op")
         value._inputs = tuple(mirror[id(child)] for child in inputs[id(node)])
-        value._local_grads = _local_grads(node, value._inputs)
+        # a set has no order for the local derivatives to line up with
+        value._local_grads = None if id(node) in in_sets and value._inputs else _local_grads(node, value._inputs)
         label = node_text(node, "label")
         if label:
             value.label = label
@@ -149,15 +153,13 @@ def read_graph(root, caller):
 
 
 def _local_grads(node, inputs):
-    """The node's recorded local derivatives, when it keeps them lined up with ordered inputs."""
+    """The node's recorded local derivatives, when it keeps them lined up with inputs held in order."""
     if not inputs:
         return ()
-    if isinstance(raw_inputs(node), SETS):
-        return None  # a set has no order for the derivatives to line up with
     recorded = getattr(node, "_local_grads", None)
     if isinstance(recorded, (tuple, list)) and len(recorded) == len(inputs):
         try:
-            return tuple(float(g) for g in recorded)
+            return tuple(map(float, recorded))
         except (TypeError, ValueError, OverflowError):
             return None
     return None

@@ -5,7 +5,7 @@ import html
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, message_html, static_html, widgets
-from .drawing import draw, drawing_options, kept_layout, node_names
+from .drawing import draw, drawing_options, kept_layout, kept_plan, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
 from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, same, stores_grad
@@ -86,8 +86,9 @@ class BackpropStepper(Controller):
         self.options = drawing_options(options, changes, show_local_grads=True)
         if self.view.foreign and self.options.parameters is not None:  # the learner's nodes: their mirrors
             self.options = self.options.replace(model=None, params=self.view.map_params(self.options.parameters))
-        self.names = node_names(self.nodes, self.options.parameters)
+        self.names = node_names(self.options.parameters)
         self.layout = kept_layout()  # a step changes numbers and colours, never where things are
+        self.plan = kept_plan()  # nor which nodes there are: the graph is read and collapsed once
         # Only nodes with inputs have chain-rule work to do; a lone leaf still
         # gets one step, the seed.
         self.schedule = [node for node in reversed(self.nodes) if node.inputs] or [self.root]
@@ -284,13 +285,13 @@ class BackpropStepper(Controller):
     def _draw_graph(self):
         node = self.current
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
-        drawing = draw(self.root, self.options, highlight)
+        drawing = draw(self.root, self.options, highlight, self.plan)
         if self.options.rankdir == "auto":
             # Upright, the output goes on top: the backward pass starts at the
             # top of the panel, where it is in view, and walks down.
             self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
             if self.options.rankdir == "BT":
-                drawing = draw(self.root, self.options, highlight)
+                drawing = draw(self.root, self.options, highlight, self.plan)
         self.picture.show(drawing, self.layout, active=None if node is None else self.names[node], at_end=self.done)
 
     def static_html(self):
