@@ -3,8 +3,8 @@ and checker reads a graph through.
 
 A *node* is any object ``nodes`` recognises: a number in ``.data`` and its inputs under one of
 the names micrograd-style classes use; optionally ``.grad`` (a number, or None for 0), ``._op``
-or ``.op`` (text), ``.label`` (text) and ``._local_grads`` (one number per input, in the order
-of a tuple or list of inputs).  So the package's ``Value``, micrograd 0.1.0's, the lecture's as
+or ``.op`` (text), ``.label`` (text) and ``._local_grads`` or ``.local_grads`` (one number per
+input, in the order of a tuple or list of inputs).  So the package's ``Value``, micrograd 0.1.0's, the lecture's as
 typed from the video, EurekaLabs' micrograd, microgpt's and the course's ``MyValue`` all read
 alike; a PyTorch scalar's ``grad_fn`` chain reads through a second adapter, below.
 
@@ -23,10 +23,10 @@ from collections.abc import Mapping
 
 from .engine import Value
 from .nodes import (SETS, class_name, expression_digests, has_data, inputs_of, is_node, node_number, node_text,
-                    not_a_node, post_order, raw_inputs, sort_key, stable_order)
+                    not_a_node, post_order, raw_inputs, recorded_local_grads, sort_key, stable_order)
 
 __all__ = ["GraphView", "read_graph", "is_node", "has_data", "is_torch_tensor", "inputs_of", "post_order", "stable_order",
-           "class_name", "not_a_node"]
+           "class_name", "not_a_node", "unusable_local_grads"]
 
 
 class GraphView:
@@ -156,13 +156,35 @@ def _local_grads(node, inputs):
     """The node's recorded local derivatives, when it keeps them lined up with inputs held in order."""
     if not inputs:
         return ()
-    recorded = getattr(node, "_local_grads", None)
+    recorded = recorded_local_grads(node)[1]
     if isinstance(recorded, (tuple, list)) and len(recorded) == len(inputs):
         try:
             return tuple(map(float, recorded))
         except (TypeError, ValueError, OverflowError):
             return None
     return None
+
+
+def unusable_local_grads(node):
+    """Why ``node``'s recorded local derivatives cannot be applied, in a few words (``has neither
+    field``, ``has 1 numbers in ._local_grads for its 2 inputs``), for a message that says which
+    fields were looked for."""
+    name, recorded = recorded_local_grads(node)
+    inputs = raw_inputs(node) or ()
+    if name is None:
+        return "has neither field"
+    if isinstance(inputs, SETS):
+        return f"has .{name}, but its inputs are in a set, which has no order for them to line up with"
+    if not isinstance(recorded, (tuple, list)):
+        return f"has a {type(recorded).__name__} in .{name} where a tuple or list of numbers belongs"
+    if len(recorded) != len(inputs):
+        return f"has {len(recorded)} numbers in .{name} for its {len(inputs)} inputs"
+    for g in recorded:
+        try:
+            float(g)
+        except (TypeError, ValueError, OverflowError):
+            return f"has a {type(g).__name__} in .{name} where a number belongs"
+    return "has neither field"
 
 
 # -- PyTorch: a tensor's grad_fn chain, drawn in the same style -------------------------------

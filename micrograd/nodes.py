@@ -18,7 +18,7 @@ import math
 import numbers
 
 __all__ = [
-    "SETS", "INPUT_NAMES", "INPUT_NAMES_TEXT", "sort_key", "expression_digests", "is_node", "has_data", "inputs_of",
+    "SETS", "INPUT_NAMES", "INPUT_NAMES_TEXT", "LOCAL_GRAD_NAMES", "recorded_local_grads", "sort_key", "expression_digests", "is_node", "has_data", "inputs_of",
     "raw_inputs", "post_order", "stable_order", "class_name", "not_a_node", "node_number", "node_text"]
 
 SETS = (set, frozenset)
@@ -29,6 +29,9 @@ SEQUENCES = (tuple, list)
 INPUT_NAMES = ("_inputs", "_prev", "inputs", "_children", "children", "prev", "_parents", "parents", "_operands")
 # How a message lists them: the package's own private name is no business of a learner's class.
 INPUT_NAMES_TEXT = ", ".join(f".{name}" for name in INPUT_NAMES[1:])
+# Where a node keeps one local derivative per input: microgpt's and lesson 3's name, then the
+# package's public one (a class written after the package's Value may copy it).
+LOCAL_GRAD_NAMES = ("_local_grads", "local_grads")
 
 
 def class_name(obj):
@@ -53,6 +56,15 @@ def raw_inputs(node):
         if isinstance(inputs, _HELD):
             return inputs
     return None
+
+
+def recorded_local_grads(node):
+    """(name, what the node keeps there) for the first of ``LOCAL_GRAD_NAMES`` it has, or (None, None)."""
+    for name in LOCAL_GRAD_NAMES:
+        recorded = getattr(node, name, _ABSENT)
+        if recorded is not _ABSENT and not callable(recorded):
+            return name, recorded
+    return None, None
 
 
 def is_node(obj):

@@ -8,7 +8,8 @@ from ._base import Controller, fmt, message_html, static_html, widgets
 from .drawing import draw, drawing_options, kept_layout, kept_plan, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
-from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, same, stores_grad
+from .steps import (Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, no_grad_field, same,
+                    stores_grad)
 
 __all__ = ["BackpropStepper"]
 
@@ -31,10 +32,11 @@ class BackpropStepper(Controller):
       derivatives PyTorch's backward functions give) does that update itself;
     - a node of your class has its own ``_backward()`` called: that is the
       code being stepped.  The local derivatives on screen are the ones your
-      node recorded in ``_local_grads``, or else what its ``_backward()``
+      node recorded in ``_local_grads`` (or ``local_grads``), or else what its ``_backward()``
       hands each input from a zero start when the node's grad is 1.  A class
       with ``_local_grads`` and no ``_backward()`` (microgpt's) gets the
-      update done for it, on its own nodes.
+      update done for it, on its own nodes (on the drawing's, when they have
+      no ``.grad`` to set).
 
     When a ``_backward()`` does something else than adding local × upstream,
     the panel lists every gradient it changed, from what to what, instead;
@@ -64,7 +66,8 @@ class BackpropStepper(Controller):
     ``show_whole_graph()``) to see all of it, scrolling in its box.
 
     A graph with an operation the stepper cannot step (neither a
-    ``_backward()`` nor ``_local_grads``) is refused at the start.
+    ``_backward()`` nor local derivatives it can apply) is refused at the
+    start, in one sentence that names the fields it looked for.
     """
 
     def __init__(self, root, options=None, **changes):
@@ -76,6 +79,11 @@ class BackpropStepper(Controller):
         # stepped on its own (PyTorch keeps its gradients to itself).
         self.on_originals = self.view.foreign and not self.view.detached
         self.nodes = topological_order(self.root)
+        # A class whose nodes have no .grad to set is drawn with gradients 0; stepped, it shows its
+        # gradients on the mirror, as long as no step needs its own _backward() to write them.
+        self.unheld = self.on_originals and no_grad_field(self.view, self.nodes)
+        if self.unheld:
+            self.on_originals = False
         if self.view.detached and any(node.inputs and node.local_grads is None for node in self.nodes):
             raise ValueError(
                 "BackpropStepper: PyTorch no longer holds what this graph's local derivatives need "
@@ -306,9 +314,10 @@ class BackpropStepper(Controller):
                 "calling each node's own _backward(), which adds local × upstream into each input's grad"
                 if self.on_originals else "adding local × upstream into each input's grad"
             )
+            unheld = f" Your nodes have no .grad to hold them ({self.unheld}): the gradients are shown here only." if self.unheld else ""
             return message_html(
                 f"Every gradient is 0. Step sets {root}.grad = 1 (d{root}/d{root} = 1), then visits the nodes "
-                f"from {root} back to the inputs ({total} with inputs), {how}."
+                f"from {root} back to the inputs ({total} with inputs), {how}.{unheld}"
             )
         step = self._steps[-1]
         node = step.node
