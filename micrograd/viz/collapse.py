@@ -74,13 +74,16 @@ class Plan:
     def __init__(self, blocks, notes=()):
         self.blocks = blocks
         self.notes = list(notes)
+        self._node_count = None  # counted once: a step that changes blocks makes a new Plan
 
     @property
     def root(self):
         return self.blocks[-1]
 
     def node_count(self):
-        return sum(block.node_cost() for block in self.blocks)
+        if self._node_count is None:
+            self._node_count = sum(block.node_cost() for block in self.blocks)
+        return self._node_count
 
 
 def full_plan(index):
@@ -257,13 +260,8 @@ def _signatures(blocks, index):
         if block.kind == VALUE and not block.op and not block.value.inputs:
             key = ("leaf", index.role(block.value))
         else:
-            key = (
-                block.kind,
-                len(block.members),
-                block.op,
-                tuple(signature[child] for child in block.inputs),
-                tuple(sorted(block.folded.items())),
-            )
+            folded = tuple(sorted(block.folded.items())) if block.folded else ()
+            key = (block.kind, len(block.members), block.op, tuple(map(signature.__getitem__, block.inputs)), folded)
         signature[block] = table.setdefault(key, len(table))
     return signature
 
