@@ -188,3 +188,18 @@ def test_a_step_reads_and_collapses_the_graph_no_more(monkeypatch):
     assert stepper.done and fits == []  # the plan made when the stepper started serves every step
     draw_dot(stepper.root)
     assert fits == [len(every_node(loss))]  # a drawing of its own reads and fits the graph afresh, once for both directions
+
+
+def test_edges_show_the_local_derivatives_a_lecture_class_hands_on_as_a_fresh_drawing_does():
+    from foreign_nodes import LectureValue, neuron
+
+    out = neuron(LectureValue)[0]
+    stepper = BackpropStepper(out)
+    labelled = []
+    while not stepper.done:
+        stepper.step()
+        node = stepper.current
+        fresh = draw_dot(stepper.root, stepper.options, highlight=[node, *((child, node) for child in node.inputs)])
+        assert drawn_dot(stepper) == fresh.source
+        labelled.append(drawn_dot(stepper).count('label="local '))
+    assert labelled[0] > 0 and labelled == sorted(labelled) and labelled[-1] > labelled[0]  # learned step by step
