@@ -18,8 +18,9 @@ import math
 import numbers
 
 __all__ = [
-    "SETS", "INPUT_NAMES", "INPUT_NAMES_TEXT", "LOCAL_GRAD_NAMES", "recorded_local_grads", "sort_key", "expression_digests", "is_node", "has_data", "inputs_of",
-    "raw_inputs", "post_order", "stable_order", "class_name", "not_a_node", "node_number", "node_text"]
+    "SETS", "INPUT_NAMES", "INPUT_NAMES_TEXT", "LOCAL_GRAD_NAMES", "sort_key", "expression_digests", "is_node", "has_data",
+    "inputs_of", "raw_inputs", "recorded_local_grads", "post_order", "stable_order", "class_name", "not_a_node",
+    "node_number", "node_text"]
 
 SETS = (set, frozenset)
 SEQUENCES = (tuple, list)
@@ -50,8 +51,8 @@ _ABSENT = object()
 def raw_inputs(node):
     """The inputs as the node holds them (under the first of ``INPUT_NAMES`` it has), or None."""
     for name in INPUT_NAMES:
-        # getattr with a default: a missing name costs no exception raised and caught in Python,
-        # which on a graph of twenty thousand nodes read name by name was most of the reading.
+        # getattr with a default: a missing name raises no exception for Python to catch, which
+        # on a graph of twenty thousand nodes, read name by name, would cost most of the reading.
         inputs = getattr(node, name, _ABSENT)
         if isinstance(inputs, _HELD):
             return inputs

@@ -43,10 +43,10 @@ def no_grad_field(view, nodes):
         try:
             node.grad = getattr(node, "grad", 0.0)
         except (AttributeError, TypeError) as error:
-            why = f"{cls.__qualname__} has no .grad it can set: {type(error).__name__}: {error}"
+            why = f"{cls.__qualname__} has no .grad it can set"
             if any(n.inputs and n.local_grads is None for n in nodes):
-                raise TypeError(f"BackpropStepper sets each node's .grad, and {why}; give the class a grad field, "
-                                "as _backward() adds into it") from None
+                raise TypeError(f"BackpropStepper sets each node's .grad, and {why} ({type(error).__name__}: {error}); "
+                                "give the class a grad field, as _backward() adds into it") from None
             return why
     return ""
 
