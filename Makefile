@@ -12,9 +12,10 @@
 # .venv of the machine's python3, so that each keeps its packages.  Every target takes it.
 # PYTHON=python3.13 make test, with PYTHON in the environment, does the same: .venv is
 # only ever the machine's python3's (a make that runs make passes PYTHON on this way too).
+# An empty PYTHON names none.
 
-ifeq ($(origin PYTHON),undefined)
-PYTHON := python3
+ifeq ($(strip $(PYTHON)),)
+override PYTHON := python3
 VENV := .venv
 else
 PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)

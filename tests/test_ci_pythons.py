@@ -147,6 +147,9 @@ def test_make_gives_an_interpreter_named_in_the_environment_a_venv_of_its_own_to
         assert f"{interpreter} -m venv .venv-{minor}" in named.stdout
         assert f"touch .venv-{minor}/.installed" in named.stdout
         assert "touch .venv/.installed" not in named.stdout, "the machine's python3's .venv, set up with another interpreter"
+    for empty in (_make_setup_dry_run(PYTHON=""), _make_setup_dry_run("PYTHON=")):  # names no interpreter
+        assert empty.returncode == 0, empty.stderr
+        assert "python3 -m venv .venv;" in empty.stdout and ".venv-" not in empty.stdout
     missing = _make_setup_dry_run(PYTHON="no-such-python3.99")
     assert missing.returncode != 0
     assert "PYTHON=no-such-python3.99, from the environment, does not run here" in missing.stderr
