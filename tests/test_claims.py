@@ -1523,9 +1523,9 @@ def test_lesson09_closures_keep_micrograd_0_1_0s_nodes_until_the_collector_runs_
 
 def test_lesson09_the_lectures_closures_run_by_our_engine_keep_their_nodes_until_the_collector_runs():
     claim(9, "Our engine records numbers instead of closures for its own operations, so a graph of them contains no loops")
-    claim(9, "The engine also runs the lecture's closures (a node given its own `_backward`, as the lecture's custom "
-             "operations are, and as lessons 3 and 4 accept in your `MyValue`), and a graph of those keeps its nodes "
-             "as long as `ClosureValue`'s does")
+    claim(9, "The engine also runs the lecture's closures (a node given its own `_backward`, as a custom operation "
+             "written the lecture's way is), and lessons 3 and 4 accept them in your `MyValue`: a graph of either keeps "
+             "its nodes as long as `ClosureValue`'s does")
     namespace = run_lesson_code(9, "class LectureValue(Value):", namespace={"Value": Value, "census": lambda make: None})
     lecture_value = namespace["LectureValue"]
     made, alive, collected = _census(lecture_value)
