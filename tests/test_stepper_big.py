@@ -203,3 +203,19 @@ def test_edges_show_the_local_derivatives_a_lecture_class_hands_on_as_a_fresh_dr
         assert drawn_dot(stepper) == fresh.source
         labelled.append(drawn_dot(stepper).count('label="local '))
     assert labelled[0] > 0 and labelled == sorted(labelled) and labelled[-1] > labelled[0]  # learned step by step
+
+
+def test_a_foreign_graph_is_read_once_by_a_drawing_and_by_the_stepper(monkeypatch):
+    from micrograd import graphs
+
+    loss, _ = position_loss(0)
+    reads = []
+    real_post_order = graphs.post_order
+    monkeypatch.setattr(graphs, "post_order", lambda root, *args: reads.append(root) or real_post_order(root, *args))
+    drawing = draw_dot(loss)
+    assert drawing.rankdir == "TB" and reads == [loss]  # left to right was tried first, on the same reading
+    reads.clear()
+    stepper = BackpropStepper(loss)
+    stepper.step()
+    stepper.finish()
+    assert reads == [loss]

@@ -45,7 +45,7 @@ def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="dr
     here, since choosing needs Graphviz's layout (``draw_dot`` does that).
     ``kept_plan`` (a ``KeptPlan``) reads and collapses a graph drawn again and again only once.
     """
-    view = read_graph(root, caller)
+    view = read_graph(root, caller) if kept_plan is None else kept_plan.view(root, caller)
     root = view.root
     highlight = view.mirror_items(highlight)
     notes = {view.mirror_of(node): text for node, text in (notes or {}).items()}
@@ -54,12 +54,11 @@ def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="dr
         rankdir = "LR"
     precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
     max_nodes, title, legend = options.max_nodes, options.title, options.legend
-    params = view.map_params(options.parameters)
     if kept_plan is None:
-        index = GraphIndex(root, params)
+        index = GraphIndex(root, view.map_params(options.parameters))
         plan = fit(index, max_nodes)
     else:
-        index, plan = kept_plan.index_and_plan(root, params, max_nodes)
+        index, plan = kept_plan.index_and_plan(view, options.parameters, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
     writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks, notes)
     writer.stacked = rankdir in ("TB", "BT")
