@@ -12,16 +12,19 @@
 # Another Python: make test PYTHON=python3.13 (or a path to an interpreter) sets up and
 # uses a venv of its own, .venv-3.13, named for the interpreter's version, beside the
 # .venv of the machine's python3, so that each keeps its packages.  Every target takes it.
+# PYTHON=python3.13 make test, with PYTHON in the environment, does the same: .venv is
+# only ever the machine's python3's (a make that runs make passes PYTHON on this way too).
+# An empty PYTHON names none.
 
-PYTHON ?= python3
-ifeq ($(origin PYTHON),command line)
+ifeq ($(strip $(PYTHON)),)
+override PYTHON := python3
+VENV := .venv
+else
 PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 ifeq ($(PYTHON_VERSION),)
-$(error PYTHON=$(PYTHON) does not run here: name a Python 3.11 or newer, such as PYTHON=python3.13 or its full path)
+$(error PYTHON=$(PYTHON), from the $(origin PYTHON), does not run here: name a Python 3.11 or newer, such as PYTHON=python3.13 or its full path)
 endif
 VENV := .venv-$(PYTHON_VERSION)
-else
-VENV := .venv
 endif
 VENV_PYTHON := $(VENV)/bin/python
 # Remembers which pyproject.toml and constraints.txt the venv was installed from.

@@ -11,7 +11,7 @@ import math
 import numbers
 import operator
 
-from .nodes import SETS, stable_order
+from .nodes import SETS, has_data, stable_order
 
 __all__ = [
     "as_float", "comparable", "children", "dot_inputs", "check_gradients_finite", "custom_op", "no_backward", "label", "result_not_finite", "exp_overflow",
@@ -43,7 +43,13 @@ def as_float(x, what="Value()"):
     """Return ``x`` as a finite float, or say clearly why it cannot be one."""
     real = _real(x, what)
     if real is None:
-        raise TypeError(f"{what} takes a real number (int or float), got {type(x).__name__} {_describe(x)}")
+        wrong = f"{what} takes a real number (int or float), got {type(x).__name__} {_describe(x)}"
+        if has_data(x):  # micrograd 0.1.0 would keep it, and compute on Values inside Values
+            if what == "Value()":
+                raise TypeError(f"{wrong}, which is a node already: use it as it is, "
+                                "or Value(v.data) for a new leaf that holds its number")
+            raise TypeError(f"{wrong}, which is a node of a graph: give its number, .data")
+        raise TypeError(wrong)
     try:
         x = float(real)
     except OverflowError:

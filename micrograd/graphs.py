@@ -3,8 +3,8 @@ and checker reads a graph through.
 
 A *node* is any object ``nodes`` recognises: a number in ``.data`` and its inputs under one of
 the names micrograd-style classes use; optionally ``.grad`` (a number, or None for 0), ``._op``
-or ``.op`` (text), ``.label`` (text) and ``._local_grads`` (one number per input, in the order
-of a tuple or list of inputs).  So the package's ``Value``, micrograd 0.1.0's, the lecture's as
+or ``.op`` (text), ``.label`` (text) and ``._local_grads`` or ``.local_grads`` (one number per
+input, in the order of a tuple or list of inputs).  So the package's ``Value``, micrograd 0.1.0's, the lecture's as
 typed from the video, EurekaLabs' micrograd, microgpt's and the course's ``MyValue`` all read
 alike; a PyTorch scalar's ``grad_fn`` chain reads through a second adapter, below.
 
@@ -23,10 +23,10 @@ from collections.abc import Mapping
 
 from .engine import Value
 from .nodes import (SETS, class_name, expression_digests, has_data, inputs_of, is_node, node_number, node_text,
-                    not_a_node, post_order, raw_inputs, sort_key, stable_order)
+                    not_a_node, post_order, raw_inputs, recorded_local_grads, sort_key, stable_order)
 
 __all__ = ["GraphView", "read_graph", "is_node", "has_data", "is_torch_tensor", "inputs_of", "post_order", "stable_order",
-           "class_name", "not_a_node"]
+           "class_name", "not_a_node", "unusable_local_grads"]
 
 
 class GraphView:
@@ -112,7 +112,8 @@ def read_graph(root, caller):
     if not is_node(root):
         raise not_a_node(caller, root)
     digests = None
-    inputs = {}
+    inputs = {}  # id(node): its inputs in order
+    in_sets = set()  # id(node) of the nodes holding their inputs in a set
 
     def ordered_inputs(node):  # each node's inputs, read and put in order once
         nonlocal digests
@@ -121,14 +122,16 @@ def read_graph(root, caller):
             if not hasattr(node, "data"):
                 raise not_a_node(caller, node, "a graph whose every node is a node")
             raw = ()
-        if isinstance(raw, SETS) and len(raw) > 1:
-            keys = [sort_key(child) for child in raw]
-            if len(set(keys)) < len(keys) and digests is None:
-                digests = expression_digests(root)
-            inputs[id(node)] = stable_order(raw, digests)
-        else:
-            inputs[id(node)] = tuple(raw)
-        return inputs[id(node)]
+        if isinstance(raw, SETS):
+            in_sets.add(id(node))
+            if len(raw) > 1:
+                keys = [sort_key(child) for child in raw]
+                if len(set(keys)) < len(keys) and digests is None:
+                    digests = expression_digests(root)
+                inputs[id(node)] = ordered = stable_order(raw, digests)
+                return ordered
+        inputs[id(node)] = ordered = tuple(raw)
+        return ordered
 
     order = post_order(root, ordered_inputs)
     originals = []
@@ -139,7 +142,8 @@ def read_graph(root, caller):
         value.grad = node_number(node, "grad", 0.0)
         value.op = node_text(node, "_op", "op")
         value._inputs = tuple(mirror[id(child)] for child in inputs[id(node)])
-        value._local_grads = _local_grads(node, value._inputs)
+        # a set has no order for the local derivatives to line up with
+        value._local_grads = None if id(node) in in_sets and value._inputs else _local_grads(node, value._inputs)
         label = node_text(node, "label")
         if label:
             value.label = label
@@ -149,18 +153,38 @@ def read_graph(root, caller):
 
 
 def _local_grads(node, inputs):
-    """The node's recorded local derivatives, when it keeps them lined up with ordered inputs."""
+    """The node's recorded local derivatives, when it keeps them lined up with inputs held in order."""
     if not inputs:
         return ()
-    if isinstance(raw_inputs(node), SETS):
-        return None  # a set has no order for the derivatives to line up with
-    recorded = getattr(node, "_local_grads", None)
+    recorded = recorded_local_grads(node)[1]
     if isinstance(recorded, (tuple, list)) and len(recorded) == len(inputs):
         try:
-            return tuple(float(g) for g in recorded)
+            return tuple(map(float, recorded))
         except (TypeError, ValueError, OverflowError):
             return None
     return None
+
+
+def unusable_local_grads(node):
+    """Why ``node``'s recorded local derivatives cannot be applied, in a few words (``has neither
+    field``, ``has 1 numbers in ._local_grads for its 2 inputs``), for a message that says which
+    fields were looked for."""
+    name, recorded = recorded_local_grads(node)
+    inputs = raw_inputs(node) or ()
+    if name is None:
+        return "has neither field"
+    if isinstance(inputs, SETS):
+        return f"has .{name}, but its inputs are in a set, which has no order for them to line up with"
+    if not isinstance(recorded, (tuple, list)):
+        return f"has a {type(recorded).__name__} in .{name} where a tuple or list of numbers belongs"
+    if len(recorded) != len(inputs):
+        return f"has {len(recorded)} numbers in .{name} for its {len(inputs)} inputs"
+    for g in recorded:
+        try:
+            float(g)
+        except (TypeError, ValueError, OverflowError):
+            return f"has a {type(g).__name__} in .{name} where a number belongs"
+    return "has neither field"
 
 
 # -- PyTorch: a tensor's grad_fn chain, drawn in the same style -------------------------------

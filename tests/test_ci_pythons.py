@@ -111,22 +111,74 @@ def test_the_workflow_the_readme_and_pyproject_name_the_same_versions():
     assert supported == ["3.11", "3.12", "3.13", "3.14"]
 
 
+def _make_setup_dry_run(*arguments, **environment_changes):
+    """`make -n -B setup`: the commands setup would run, printed, as if nothing were set up.
+
+    It starts as a user's make in a fresh shell would: under `make test PYTHON=...` the make
+    running this test exports PYTHON, and its variables reach a child make through MAKEFLAGS.
+    """
+    leaked = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PYTHON")
+    environment = {key: value for key, value in os.environ.items() if key not in leaked}
+    return subprocess.run(["make", "-n", "-B", "setup", *arguments], cwd=ROOT, env={**environment, **environment_changes},
+                          capture_output=True, text=True)
+
+
 def test_make_gives_an_interpreter_named_on_the_command_line_a_venv_of_its_own():
-    # Under `make test PYTHON=...` the variables of the make running this test reach a child make
-    # through MAKEFLAGS: the child starts clean, as a user's make would.
-    environment = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-
-    def dry_run(*arguments):  # -n prints the commands without running them, -B as if nothing were set up
-        return subprocess.run(["make", "-n", "-B", "setup", *arguments], cwd=ROOT, env=environment,
-                              capture_output=True, text=True)
-
     minor = "{}.{}".format(*sys.version_info[:2])
-    named = dry_run(f"PYTHON={sys.executable}")
+    named = _make_setup_dry_run(f"PYTHON={sys.executable}")
     assert named.returncode == 0, named.stderr
     assert f"{sys.executable} -m venv .venv-{minor}" in named.stdout
     assert f".venv-{minor}/bin/python -m pip install" in named.stdout
-    default = dry_run()
+    default = _make_setup_dry_run()
     assert "python3 -m venv .venv;" in default.stdout and ".venv-" not in default.stdout
-    missing = dry_run("PYTHON=no-such-python3.99")
+    missing = _make_setup_dry_run("PYTHON=no-such-python3.99")
     assert missing.returncode != 0
-    assert "PYTHON=no-such-python3.99 does not run here: name a Python 3.11 or newer" in missing.stderr
+    assert ("PYTHON=no-such-python3.99, from the command line, does not run here: name a Python 3.11 or newer"
+            in missing.stderr)
+
+
+def test_make_gives_an_interpreter_named_in_the_environment_a_venv_of_its_own_too():
+    # `PYTHON=python3.13 make test`, and what a make running make passes on: an interpreter whose
+    # path ends in `python` (a venv's, pyenv's) as much as one ending in `python3`.
+    minor = "{}.{}".format(*sys.version_info[:2])
+    for interpreter in (sys.executable, str(Path(sys.executable).with_name("python3"))):
+        named = _make_setup_dry_run(PYTHON=interpreter)
+        assert named.returncode == 0, named.stderr
+        assert f"{interpreter} -m venv .venv-{minor}" in named.stdout
+        assert f"touch .venv-{minor}/.installed" in named.stdout
+        assert "touch .venv/.installed" not in named.stdout, "the machine's python3's .venv, set up with another interpreter"
+    for empty in (_make_setup_dry_run(PYTHON=""), _make_setup_dry_run("PYTHON=")):  # names no interpreter
+        assert empty.returncode == 0, empty.stderr
+        assert "python3 -m venv .venv;" in empty.stdout and ".venv-" not in empty.stdout
+    missing = _make_setup_dry_run(PYTHON="no-such-python3.99")
+    assert missing.returncode != 0
+    assert "PYTHON=no-such-python3.99, from the environment, does not run here" in missing.stderr
+
+
+_MICROGRAD_COMMAND = re.compile(r"-m (micrograd(?:\.\w+)+)((?: --?[\w-]+)*)")
+
+
+def _runs_as_a_program(module):
+    """Whether `python -m module` runs something: a module with a main guard, or a package with __main__.py."""
+    path = ROOT.joinpath(*module.split("."))
+    if path.is_dir():
+        return (path / "__main__.py").exists()
+    source = path.with_suffix(".py")
+    return source.exists() and 'if __name__ == "__main__":' in source.read_text(encoding="utf-8")
+
+
+def test_every_micrograd_command_the_workflow_the_makefile_and_the_readme_run_is_a_program():
+    # `python -m` on a module without a main guard imports it and exits 0: a step that does nothing, silently.
+    for name in (".github/workflows/test.yml", "Makefile", "README.md"):
+        modules = {match[0] for match in _MICROGRAD_COMMAND.findall((ROOT / name).read_text(encoding="utf-8"))}
+        assert modules, f"{name} runs no micrograd module"
+        for module in modules:
+            assert _runs_as_a_program(module), f"{name} runs python -m {module}, which runs nothing"
+
+
+def test_the_macos_job_sets_up_as_make_setup_does():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    setup = makefile[makefile.index("$(SETUP_STAMP): "):makefile.index("\n\n", makefile.index("$(SETUP_STAMP): "))]
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8"))
+    install = next(step["run"] for step in workflow["jobs"]["macos"]["steps"] if step.get("name", "").startswith("Install"))
+    assert _MICROGRAD_COMMAND.findall(install) == _MICROGRAD_COMMAND.findall(setup) == [("micrograd.course.magic", " --autoload")]

@@ -585,8 +585,11 @@ def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lect
     claim(4, "A `my_backward` written as this lesson asks (seed the root, then each node's `_backward()`) does not, "
              "and neither do the lecture's code and micrograd 0.1.0: a node in between keeps what the call before "
              "left, and passes it down again with the new.")
-    claim(4, "$c$ holds three times its gradient (−6), $a$ and $b$ four times theirs (24 and −16). Only $f$, an input "
-             "of the root, which each call seeds with 1, holds the same on both.")
+    claim(4, "the nodes in between keep what the first call left, and in the second call each passes down all it "
+             "holds, old and new together. $d$ gets its −2 again on top of the −2 it kept: −4, twice its gradient. $e$ "
+             "gets those −4 on top of its own −2: −6, three times its gradient, and so does $c$ (−6). $a$ and $b$ get "
+             "$e$'s −6 times their local derivative on top of what they kept: 24 and −16, four times theirs. Only $f$, "
+             "an input of the root, which each call seeds with 1, holds the same on both.")
     claim(4, "If your `my_backward` resets the nodes in between, as the package's does, your line matches the first one.")
     claim(4, "Either way, zeroing the gradients before each `backward()` makes both right.")
     kept = {"a": 24.0, "b": -16.0, "c": -6.0, "f": 8.0, "e": -6.0, "d": -4.0, "L": 1.0}
@@ -595,6 +598,15 @@ def test_lesson04_the_lessons_my_backward_keeps_the_nodes_in_between_as_the_lect
                                            "MyValue": load_lesson4_value()})
     mine = {name: namespace[name].grad for name in "abcfedL"}
     assert mine == kept
+    L = namespace["lecture_graph"]()
+    L.backward()
+    one_pass = {name: node.grad for name, node in namespace["nodes"](L).items()}
+    assert (one_pass["d"], one_pass["e"], one_pass["c"]) == (-2.0, -2.0, -2.0)  # "its −2", "its own −2"
+    times = {name: kept[name] / one_pass[name] for name in "abcfed"}
+    assert times == {"d": 2.0, "e": 3.0, "c": 3.0, "a": 4.0, "b": 4.0, "f": 2.0}  # twice, three times, four times
+    assert kept["e"] == one_pass["e"] + kept["d"] and kept["c"] == one_pass["c"] + kept["d"]  # those −4 on top
+    assert kept["a"] == one_pass["a"] + namespace["b"].data * kept["e"]  # e's −6 times their local derivative
+    assert kept["b"] == one_pass["b"] + namespace["a"].data * kept["e"]
     for cls in (LectureValue, micrograd_0_1_0_value):
         a, b, c, f = cls(2.0), cls(-3.0), cls(10.0), cls(-2.0)
         e = a * b
@@ -1507,6 +1519,36 @@ def test_lesson09_closures_keep_micrograd_0_1_0s_nodes_until_the_collector_runs_
     namespace = run_lesson_code(9, "class ClosureValue:")
     made, alive, collected = _census(namespace["ClosureValue"])
     assert made == alive == 2001 and collected >= 2001
+
+
+def test_lesson09_the_lectures_closures_run_by_our_engine_keep_their_nodes_until_the_collector_runs():
+    claim(9, "Our engine records numbers instead of closures for its own operations, so a graph of them contains no loops")
+    claim(9, "The engine also runs the lecture's closures (a node given its own `_backward`, as a custom operation "
+             "written the lecture's way is), and lessons 3 and 4 accept them in your `MyValue`: a graph of either keeps "
+             "its nodes as long as `ClosureValue`'s does")
+    namespace = run_lesson_code(9, "class LectureValue(Value):", namespace={"Value": Value, "census": lambda make: None})
+    lecture_value = namespace["LectureValue"]
+    made, alive, collected = _census(lecture_value)
+    assert made == alive == 2001 and collected >= 2001
+    a, b = lecture_value(2.0), lecture_value(-3.0)
+    y = a * b
+    y.backward()  # the closure is what the engine runs for the node
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+    from foreign_nodes import LectureValue  # the lecture's class, closures and all, as lessons 3 and 4 accept it
+
+    made, alive, collected = _census(LectureValue)
+    assert made == alive == 2001 and collected >= 2001
+
+
+def test_lesson09_swapped_operands_give_the_gradient_of_the_wrong_function():
+    claim(9, "| `2 − a` computes `a − 2` | wrong values, and gradients right for `a − 2`, not for `2 − a` |")
+    namespace = run_lesson_code(9, "class CopyPasteValue(Value):", namespace={"Value": Value})
+    a = namespace["a"]
+    (2 - a).backward()
+    assert a.grad == 1.0  # d(a − 2)/da; d(2 − a)/da is −1
+    right = Value(5.0)
+    (2 - right).backward()
+    assert right.grad == -1.0
 
 
 # == lesson 10 =======================================================================

@@ -24,6 +24,18 @@ def test_a_value_of_a_non_number_is_a_type_error_naming_the_type(bad, type_name)
         Value(bad)
 
 
+def test_a_node_where_a_number_belongs_is_told_to_give_its_number():
+    class LectureValue:  # another micrograd's node: a number in .data
+        def __init__(self, data):
+            self.data, self._prev = data, set()
+
+    for node in (Value(2.0), LectureValue(2.0)):
+        with pytest.raises(TypeError, match=r"which is a node already: use it as it is, or Value\(v.data\) for a new leaf"):
+            Value(node)
+    with pytest.raises(TypeError, match=r"square's local derivative takes a real number .*which is a node of a graph: give its number, .data"):
+        Value.from_op(4.0, (Value(2.0),), (Value(4.0),), "square")
+
+
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, np.nan, np.float64("inf"), np.float32("-inf")])
 def test_nan_and_infinity_are_value_errors(bad):
     with pytest.raises(ValueError) as error:

@@ -612,8 +612,10 @@ def test_a_class_whose_nodes_have_grad_fn_and_no_backward_is_refused_at_the_star
     with pytest.raises(TypeError) as refused:
         BackpropStepper(out)
     message = str(refused.value)
-    assert "2 of the 2 operations here have neither" in message and "has a _grad_fn the stepper does not know how" in message
-    assert message.count(".") == message.count("._") + message.count("(.") + message.count(" .")  # one sentence
+    assert "2 of the 2 operations here give it neither" in message
+    assert "has neither field, but a _grad_fn the stepper does not know how to call" in message
+    assert "_backward() or applying the local derivatives it keeps in ._local_grads or .local_grads" in message
+    assert not re.search(r"\.(\s|$)", message)  # one sentence: every full stop starts a field's name
     assert (a.grad, b.grad) == (0.0, 0.0)  # nothing was stepped
     out.backward()
     assert (a.grad, b.grad) == (-2.0, 2.0)  # the class's own backward() works: the stepper just cannot call it
@@ -649,3 +651,88 @@ def test_a_folded_drawing_of_a_foreign_network_calls_its_weights_leaves_or_param
     told = dot_source(loss, params=model.parameters())  # now it knows which leaves are parameters
     assert "constant" not in told and "353 parameters and 49 other leaves folded into the operations" in told
     assert '<FONT POINT-SIZE="9">4 parameters, 3 leaves</FONT>' in told  # a first-layer neuron: w, b and the x's
+
+
+class PublicNames:
+    """A class written after the package's Value: inputs in .inputs, local derivatives in .local_grads."""
+
+    def __init__(self, data, inputs=(), local_grads=()):
+        self.data, self.grad, self.inputs, self.local_grads = data, 0.0, tuple(inputs), tuple(local_grads)
+
+    def __mul__(self, other):
+        return PublicNames(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __add__(self, other):
+        return PublicNames(self.data + other.data, (self, other), (1.0, 1.0))
+
+
+def test_local_derivatives_a_drawing_shows_under_the_packages_public_name_are_what_the_stepper_applies():
+    a, b = PublicNames(2.0), PublicNames(-3.0)
+    out = a * b + a
+    assert 'label="local -3.0000"' in dot_source(out, show_local_grads=True)  # the drawing reads them
+    BackpropStepper(out).finish()  # and the stepper applies them
+    assert (a.grad, b.grad, out.grad) == (-2.0, 2.0, 1.0)
+
+
+class SlotsWithoutGrad:
+    """microgpt's design with no .grad at all: a drawing shows its gradients as 0."""
+
+    __slots__ = ("data", "_children", "_local_grads")
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data, self._children, self._local_grads = data, children, local_grads
+
+    def __mul__(self, other):
+        return SlotsWithoutGrad(self.data * other.data, (self, other), (other.data, self.data))
+
+
+def test_a_class_with_no_grad_field_is_stepped_on_what_the_drawing_reads():
+    a, b = SlotsWithoutGrad(2.0), SlotsWithoutGrad(-3.0)
+    out = a * b
+    assert "grad 0.0000" in dot_source(out)
+    stepper = BackpropStepper(out)
+    assert "Your nodes have no .grad to hold them (SlotsWithoutGrad has no .grad it can set" in panel_text(stepper)
+    stepper.finish()
+    assert [node.grad for node in stepper.schedule[0].inputs] == [-3.0, 2.0]  # shown on the drawing's nodes
+    assert "grad -3.0000" in stepper.graph.value
+
+    class NoGradClosures(SlotsWithoutGrad):
+        __slots__ = ("_backward",)
+
+    c, d = NoGradClosures(1.0), NoGradClosures(2.0)
+    product = NoGradClosures(2.0, (c, d), ())
+    product._backward = lambda: None
+    with pytest.raises(TypeError) as refused:
+        BackpropStepper(product)
+    message = str(refused.value)
+    assert re.match(r"BackpropStepper sets each node's \.grad, and \S*NoGradClosures has no \.grad it can set \(AttributeError", message)
+    assert not re.search(r"\.(\s|$)", message)
+
+
+class Closureless(TupleNode):
+    _backward = None  # no function to call: only the recorded local derivatives could be applied
+
+
+@pytest.mark.parametrize("inputs, local_grads, found", [
+    (lambda a, b: {a, b}, lambda a, b: (b.data, a.data),
+     "has ._local_grads, but its inputs are in a set, which has no order for them to line up with"),
+    (lambda a, b: (a, b), lambda a, b: (b.data,), "has 1 numbers in ._local_grads for its 2 inputs"),
+    (lambda a, b: (a, b), lambda a, b: (b, a), "has a Closureless in ._local_grads where a number belongs"),
+    (lambda a, b: (a, b), lambda a, b: None, "has a NoneType in ._local_grads where a tuple or list of numbers belongs"),
+    (lambda a, b: (a, b), lambda a, b: AttributeError, "has neither field"),
+], ids=["set", "too-few", "nodes", "none", "absent"])
+def test_a_class_the_stepper_truly_cannot_step_is_told_which_fields_it_looked_for_in_one_sentence(inputs, local_grads, found):
+    a, b = Closureless(2.0), Closureless(-3.0)
+    out = Closureless(a.data * b.data, (), "*")
+    out._prev, out._local_grads = inputs(a, b), local_grads(a, b)
+    if out._local_grads is AttributeError:
+        del out._local_grads
+    assert "data -6.0000" in dot_source(out)  # a drawing reads it
+    with pytest.raises(TypeError) as refused:
+        BackpropStepper(out)
+    message = str(refused.value)
+    assert ("BackpropStepper steps a node by calling its _backward() or applying the local derivatives it keeps in "
+            "._local_grads or .local_grads (one number per input, the inputs in a tuple or list)") in message
+    assert "1 of the 1 operations here give it neither (the first, a '*' node of Closureless from module " in message
+    assert found in message
+    assert not re.search(r"\.(\s|$)", message)  # one sentence

@@ -152,3 +152,42 @@ def test_the_readme_lists_how_numbers_print_here_and_under_0_1_0(reference_folde
     }
     assert ("after `y = Value(2.0) * 3` and `y.backward()`, `print(y.grad)` shows `1.0` here and `1` under 0.1.0, "
             "and `Value(2)` is `Value(data=2.0, grad=0.0)` here and `Value(data=2, grad=0)` there") in readme
+
+
+def _readme():
+    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+
+
+def test_the_readme_lists_how_numpy_numbers_print_here_and_under_0_1_0(micrograd_0_1_0_value):
+    import numpy as np
+
+    from micrograd import Value
+
+    printed = {}
+    for who, value_type in (("theirs", micrograd_0_1_0_value), ("ours", Value)):
+        x = value_type(np.float64(2.0))
+        printed[who] = (repr([x.data, (x * 3).data]), str(x))
+    assert printed == {
+        "theirs": ("[np.float64(2.0), np.float64(6.0)]", "Value(data=2.0, grad=0)"),
+        "ours": ("[2.0, 6.0]", "Value(data=2.0, grad=0.0)"),
+    }
+    assert ("after `x = Value(np.float64(2.0))`, `x.data` and `(x * 3).data` are `2.0` and `6.0` here and "
+            "`np.float64(2.0)` and `np.float64(6.0)` under 0.1.0, so a list of them prints `[2.0, 6.0]` "
+            "here and `[np.float64(2.0), np.float64(6.0)]` there (with numpy 2; `print(x)` shows `data=2.0` in both)"
+            ) in _readme()
+
+
+def test_the_readme_lists_that_a_value_inside_a_value_runs_under_0_1_0_and_stops_here(micrograd_0_1_0_value):
+    from micrograd import Value
+
+    theirs = micrograd_0_1_0_value(micrograd_0_1_0_value(2.0))
+    assert repr(theirs) == "Value(data=Value(data=2.0, grad=0), grad=0)"
+    assert type((theirs * 3).data) is micrograd_0_1_0_value  # arithmetic builds Values inside Values
+    with pytest.raises(TypeError) as raised:
+        Value(Value(2.0))
+    assert str(raised.value) == ("Value() takes a real number (int or float), got Value Value(data=2.0, grad=0.0), "
+                                 "which is a node already: use it as it is, or Value(v.data) for a new leaf that holds its number")
+    assert ("`Value(Value(2.0))`, runs silently under 0.1.0 and holds a `Value` in its `data` (it prints "
+            "`Value(data=Value(data=2.0, grad=0), grad=0)`, and arithmetic on it builds more Values inside Values); "
+            "here it stops with a `TypeError` that says to use the `Value` as it is, or `Value(v.data)` for a new "
+            "leaf that holds its number") in _readme()

@@ -21,7 +21,8 @@ Widths for that choice are estimated from the DOT text, so the choice, like
 the DOT text, is the same on every machine.
 
 A widget that redraws one graph in many states renders them through one
-``KeptLayout``: laid out once, each state drawn at the same positions; one
+``KeptLayout``: laid out once, each state drawn at the same positions (and
+one ``KeptPlan``: read and collapsed once, for ``draw_dot(kept_plan=...)``); one
 taller than its box shows the part around the node in focus
 (``window_around``, ``crop_to_window``).
 
@@ -37,6 +38,7 @@ from .drawing import GraphDrawing, GraphvizNotFound, draw_dot
 from .graph import parameter_names
 from .labels import format_number
 from .gpt import draw_gpt
+from .kept_plan import KeptPlan
 from .layout import KeptLayout
 from .model import draw_model
 from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
@@ -59,6 +61,7 @@ __all__ = [
     "GraphDrawing",
     "GraphvizNotFound",
     "KeptLayout",
+    "KeptPlan",
     "DEFAULT_MAX_NODES",
     "PAGE_WIDTH_PX",
     "fit_to_page",

@@ -8,11 +8,9 @@ in turn, each losing a little more detail than the one before:
    ``sum(...)`` builds them, become one n-ary node;
 2. a sum of ``w*x`` products plus a bias becomes one ``w·x+b`` node, the
    same node ``engine.dot`` builds for a neuron;
-3. parameters, and other leaves used once, are folded into the operations
-   that use them (the operation says how many it holds); a leaf counts as a
-   parameter when the drawing knows it is one (``params``, ``model``, or a
-   ``w·x+b`` node), and is otherwise just a leaf: weights the drawing was not
-   told about are never called constants;
+3. parameters, and other leaves used once, are folded into the operations that use them (the
+   operation says how many it holds); a leaf counts as a parameter when the drawing knows it is
+   one (``params``, ``model``, or a ``w·x+b`` node): unnamed weights are never called constants;
 4. sibling operations (same shape, same inputs), such as the neurons of a
    layer, become one group box "16 × ReLU";
 5. many terms of one sum that have the same shape (one per sample) are
@@ -45,14 +43,14 @@ _CHAIN_OPS = ("+", "*")
 class Block:
     """One thing the drawing shows: a Value, a group of Values, or a stand-in."""
 
-    __slots__ = ("kind", "members", "op", "inputs", "local_grads", "folded", "terms", "hidden")
+    __slots__ = ("kind", "members", "op", "inputs", "as_recorded", "folded", "terms", "hidden")
 
-    def __init__(self, kind, members, op, inputs, local_grads=None):
+    def __init__(self, kind, members, op, inputs, as_recorded=False):
         self.kind = kind
         self.members = members  # Values shown (VALUE, GROUP) or summarised (MORE)
         self.op = op
         self.inputs = inputs  # Blocks, in operand order, repeated as often as used
-        self.local_grads = local_grads  # one per input, or None once inputs change
+        self.as_recorded = as_recorded  # inputs still the Value's own, lined up with its local derivatives
         self.folded = {}  # "parameter"/"leaf" -> how many leaves folded in
         self.terms = 0  # number of original inputs of a fused chain (0: not fused)
         self.hidden = 0  # terms (MORE) or Graphviz nodes (REST) left out
@@ -60,6 +58,10 @@ class Block:
     @property
     def value(self):
         return self.members[0]
+
+    @property
+    def local_grads(self):  # read when drawn: a stepper learns a class's derivatives as it goes
+        return self.members[0].local_grads if self.as_recorded else None
 
     def node_cost(self):
         """Graphviz nodes this block needs: a Value with an op has two."""
@@ -72,13 +74,16 @@ class Plan:
     def __init__(self, blocks, notes=()):
         self.blocks = blocks
         self.notes = list(notes)
+        self._node_count = None  # counted once: a step that changes blocks makes a new Plan
 
     @property
     def root(self):
         return self.blocks[-1]
 
     def node_count(self):
-        return sum(block.node_cost() for block in self.blocks)
+        if self._node_count is None:
+            self._node_count = sum(block.node_cost() for block in self.blocks)
+        return self._node_count
 
 
 def full_plan(index):
@@ -86,7 +91,7 @@ def full_plan(index):
     blocks = []
     block_of = {}
     for node in index.order:
-        block = Block(VALUE, [node], node.op, [block_of[child] for child in node.inputs], node.local_grads)
+        block = Block(VALUE, [node], node.op, [block_of[child] for child in node.inputs], as_recorded=True)
         block_of[node] = block
         blocks.append(block)
     return Plan(blocks)
@@ -114,9 +119,8 @@ def _fit(index, max_nodes):
         if plan.node_count() <= max_nodes:
             return plan
         note = step(plan.blocks, index)
-        plan = Plan(_reachable(plan.root), plan.notes)
-        if note:
-            plan.notes.append(note)
+        if note:  # a step that says nothing changed nothing
+            plan = Plan(_reachable(plan.root), plan.notes + [note])
     if plan.node_count() > max_nodes:
         plan = _keep_nearest(plan, max_nodes)
     return plan
@@ -159,7 +163,7 @@ def _fuse_chains(blocks, index):
         if changed:
             block.inputs = inputs
             block.terms = len(inputs)
-            block.local_grads = None
+            block.as_recorded = False
     if merged:
         return f"{merged:,} partial results of + and * chains merged into n-ary nodes"
     return ""
@@ -184,7 +188,7 @@ def _fuse_weighted_sums(blocks, index):
             block.inputs = pairs + others
             block.op = WEIGHTED_SUM
             block.terms = 0
-            block.local_grads = None
+            block.as_recorded = False
             fused += 1
     if fused:
         return f"{fused:,} sums of w*x products shown as single w·x+b nodes"
@@ -219,7 +223,7 @@ def _fold_leaves(blocks, index):
                 kept.append(child)
         if len(kept) != len(block.inputs):
             block.inputs = kept
-            block.local_grads = None
+            block.as_recorded = False
     parts = [folded_count(kind, len(ids), other=bool(folded["parameter"])) for kind, ids in folded.items() if ids]
     if parts:
         return f"{' and '.join(parts)} folded into the operations using them"
@@ -256,13 +260,8 @@ def _signatures(blocks, index):
         if block.kind == VALUE and not block.op and not block.value.inputs:
             key = ("leaf", index.role(block.value))
         else:
-            key = (
-                block.kind,
-                len(block.members),
-                block.op,
-                tuple(signature[child] for child in block.inputs),
-                tuple(sorted(block.folded.items())),
-            )
+            folded = tuple(sorted(block.folded.items())) if block.folded else ()
+            key = (block.kind, len(block.members), block.op, tuple(map(signature.__getitem__, block.inputs)), folded)
         signature[block] = table.setdefault(key, len(table))
     return signature
 
@@ -346,7 +345,7 @@ def _hide_repeats(blocks, index):
             more.members.extend(child.members)
             more.hidden += 1
         block.inputs = inputs
-        block.local_grads = None
+        block.as_recorded = False
         hidden_terms += len(hide)
     if hidden_terms:
         return f"{hidden_terms:,} look-alike terms of sums left out (boxes say how many)"
@@ -373,7 +372,7 @@ def _keep_nearest(plan, max_nodes):
             continue
         if any(child not in kept for child in block.inputs):
             block.inputs = [child for child in block.inputs if child in kept] + [rest]
-            block.local_grads = None
+            block.as_recorded = False
     rest.hidden = sum(b.node_cost() for b in plan.blocks if b not in kept)
     notes = plan.notes + [f"only the {len(kept):,} boxes nearest the output kept; one box stands for the rest"]
     return Plan(_reachable(plan.root), notes)

@@ -38,13 +38,14 @@ def dot_source(root, options=None, *, highlight=None, notes=None, **changes):
     return dot_text(root, make_options(options, changes), highlight=highlight, notes=notes).source
 
 
-def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="draw_dot"):
+def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="draw_dot", kept_plan=None):
     """Build the DOT statements for the graph below ``root`` (see ``draw_dot``).
 
     ``rankdir`` overrides the options' direction; ``'auto'`` means ``'LR'``
     here, since choosing needs Graphviz's layout (``draw_dot`` does that).
+    ``kept_plan`` (a ``KeptPlan``) reads and collapses a graph drawn again and again only once.
     """
-    view = read_graph(root, caller)
+    view = read_graph(root, caller) if kept_plan is None else kept_plan.view(root, caller)
     root = view.root
     highlight = view.mirror_items(highlight)
     notes = {view.mirror_of(node): text for node, text in (notes or {}).items()}
@@ -53,8 +54,11 @@ def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="dr
         rankdir = "LR"
     precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
     max_nodes, title, legend = options.max_nodes, options.title, options.legend
-    index = GraphIndex(root, view.map_params(options.parameters))
-    plan = fit(index, max_nodes)
+    if kept_plan is None:
+        index = GraphIndex(root, view.map_params(options.parameters))
+        plan = fit(index, max_nodes)
+    else:
+        index, plan = kept_plan.index_and_plan(view, options.parameters, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
     writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks, notes)
     writer.stacked = rankdir in ("TB", "BT")

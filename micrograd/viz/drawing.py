@@ -28,6 +28,7 @@ except ImportError as error:  # pragma: no cover - the viz extra installs it
 from .direction import estimated_width
 from .dotsource import GRAPH_NAME, dot_text
 from .fonts import pinned_fonts
+from .kept_plan import KeptPlan
 from .render import INSTALL_ADVICE, GraphvizNotFound, render_in_process, renderer_name, renders_in_process
 from .options import PAGE_WIDTH_PX, make_options
 from .page import DOT_MIME, fit_to_page, svg_size
@@ -210,7 +211,7 @@ def narrower(wide, make_tall):
     return tall if estimated_width(tall.source) < width else wide
 
 
-def draw_dot(root, options=None, *, highlight=None, notes=None, **changes):
+def draw_dot(root, options=None, *, highlight=None, notes=None, kept_plan=None, **changes):
     """Draw the computation graph below ``root`` (a Value, usually the loss).
 
     ``root`` may be a node of any micrograd-style class: the package's
@@ -246,14 +247,16 @@ def draw_dot(root, options=None, *, highlight=None, notes=None, **changes):
 
     ``highlight``: Values and/or ``(input, output)`` pairs to mark in red.
     ``notes``: ``{node: text}``, a line of red text under a node's numbers.
+    ``kept_plan``: a ``KeptPlan`` that reads and collapses a graph drawn again and again only once.
 
     Returns a :class:`GraphDrawing`; save it with ``.export("graph.png")``
     (or ``.svg``, ``.pdf``, ``.dot``), or ``.render(...)`` as any Digraph.
     """
     options = make_options(options, changes)
+    kept_plan = KeptPlan() if kept_plan is None else kept_plan  # 'auto' draws twice: one reading serves both
 
     def make(rankdir):
-        return make_drawing(dot_text(root, options, highlight, rankdir, notes), options.page_width, rankdir)
+        return make_drawing(dot_text(root, options, highlight, rankdir, notes, kept_plan=kept_plan), options.page_width, rankdir)
 
     if options.rankdir != "auto":
         return make(options.rankdir)

@@ -5,10 +5,11 @@ import html
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
 from ._base import Controller, fmt, message_html, static_html, widgets
-from .drawing import draw, drawing_options, kept_layout, node_names
+from .drawing import draw, drawing_options, kept_layout, kept_plan, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
-from .steps import Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, same, stores_grad
+from .steps import (Step, check_each_operation_can_pass_gradients, grad_of, held_grad, last_share, no_grad_field, same,
+                    stores_grad)
 
 __all__ = ["BackpropStepper"]
 
@@ -31,10 +32,11 @@ class BackpropStepper(Controller):
       derivatives PyTorch's backward functions give) does that update itself;
     - a node of your class has its own ``_backward()`` called: that is the
       code being stepped.  The local derivatives on screen are the ones your
-      node recorded in ``_local_grads``, or else what its ``_backward()``
+      node recorded in ``_local_grads`` (or ``local_grads``), or else what its ``_backward()``
       hands each input from a zero start when the node's grad is 1.  A class
       with ``_local_grads`` and no ``_backward()`` (microgpt's) gets the
-      update done for it, on its own nodes.
+      update done for it, on its own nodes (on the drawing's, when they have
+      no ``.grad`` to set).
 
     When a ``_backward()`` does something else than adding local × upstream,
     the panel lists every gradient it changed, from what to what, instead;
@@ -64,7 +66,8 @@ class BackpropStepper(Controller):
     ``show_whole_graph()``) to see all of it, scrolling in its box.
 
     A graph with an operation the stepper cannot step (neither a
-    ``_backward()`` nor ``_local_grads``) is refused at the start.
+    ``_backward()`` nor local derivatives it can apply) is refused at the
+    start, in one sentence that names the fields it looked for.
     """
 
     def __init__(self, root, options=None, **changes):
@@ -76,6 +79,11 @@ class BackpropStepper(Controller):
         # stepped on its own (PyTorch keeps its gradients to itself).
         self.on_originals = self.view.foreign and not self.view.detached
         self.nodes = topological_order(self.root)
+        # A class whose nodes have no .grad to set is drawn with gradients 0; stepped, it shows its
+        # gradients on the mirror, as long as no step needs its own _backward() to write them.
+        self.unheld = self.on_originals and no_grad_field(self.view, self.nodes)
+        if self.unheld:
+            self.on_originals = False
         if self.view.detached and any(node.inputs and node.local_grads is None for node in self.nodes):
             raise ValueError(
                 "BackpropStepper: PyTorch no longer holds what this graph's local derivatives need "
@@ -86,8 +94,9 @@ class BackpropStepper(Controller):
         self.options = drawing_options(options, changes, show_local_grads=True)
         if self.view.foreign and self.options.parameters is not None:  # the learner's nodes: their mirrors
             self.options = self.options.replace(model=None, params=self.view.map_params(self.options.parameters))
-        self.names = node_names(self.nodes, self.options.parameters)
+        self.names = node_names(self.options.parameters)
         self.layout = kept_layout()  # a step changes numbers and colours, never where things are
+        self.plan = kept_plan()  # nor which nodes there are: the graph is read and collapsed once
         # Only nodes with inputs have chain-rule work to do; a lone leaf still
         # gets one step, the seed.
         self.schedule = [node for node in reversed(self.nodes) if node.inputs] or [self.root]
@@ -284,13 +293,13 @@ class BackpropStepper(Controller):
     def _draw_graph(self):
         node = self.current
         highlight = [] if node is None else [node, *((child, node) for child in node.inputs)]
-        drawing = draw(self.root, self.options, highlight)
+        drawing = draw(self.root, self.options, highlight, self.plan)
         if self.options.rankdir == "auto":
             # Upright, the output goes on top: the backward pass starts at the
             # top of the panel, where it is in view, and walks down.
             self.options = self.options.replace(rankdir="BT" if drawing.rankdir == "TB" else drawing.rankdir)
             if self.options.rankdir == "BT":
-                drawing = draw(self.root, self.options, highlight)
+                drawing = draw(self.root, self.options, highlight, self.plan)
         self.picture.show(drawing, self.layout, active=None if node is None else self.names[node], at_end=self.done)
 
     def static_html(self):
@@ -305,9 +314,10 @@ class BackpropStepper(Controller):
                 "calling each node's own _backward(), which adds local × upstream into each input's grad"
                 if self.on_originals else "adding local × upstream into each input's grad"
             )
+            unheld = f" Your nodes have no .grad to hold them ({self.unheld}): the gradients are shown here only." if self.unheld else ""
             return message_html(
                 f"Every gradient is 0. Step sets {root}.grad = 1 (d{root}/d{root} = 1), then visits the nodes "
-                f"from {root} back to the inputs ({total} with inputs), {how}."
+                f"from {root} back to the inputs ({total} with inputs), {how}.{unheld}"
             )
         step = self._steps[-1]
         node = step.node

@@ -3,7 +3,7 @@
 from ..graphs import NOT_KEPT
 from ._base import fmt
 
-__all__ = ["draw", "drawing_options", "kept_layout", "node_names"]
+__all__ = ["draw", "drawing_options", "kept_layout", "kept_plan", "node_names"]
 
 
 def _viz():
@@ -25,9 +25,10 @@ def drawing_options(options, changes, **defaults):
     return options.replace(**changes)
 
 
-def draw(root, options, highlight=()):
-    """``micrograd.viz.draw_dot`` of ``root`` with ``options``, marking ``highlight`` nodes and edges."""
-    return _viz().draw_dot(root, options, highlight=list(highlight))
+def draw(root, options, highlight=(), kept_plan=None):
+    """``micrograd.viz.draw_dot`` of ``root`` with ``options``, marking ``highlight`` nodes and edges
+    (through ``kept_plan``, a graph drawn again and again is read and collapsed once)."""
+    return _viz().draw_dot(root, options, highlight=list(highlight), kept_plan=kept_plan)
 
 
 def kept_layout():
@@ -35,16 +36,32 @@ def kept_layout():
     return _viz().KeptLayout()
 
 
-def node_names(nodes, params=None):
+def kept_plan():
+    """A ``micrograd.viz.KeptPlan``: the one reading and collapse of a graph a widget redraws."""
+    return _viz().KeptPlan()
+
+
+def node_names(params=None):
     """{node: name} for the panels, as the drawing lets a reader find the node.
 
     A node's label, else its parameter name (when the drawing is given
     ``params`` or ``model``), else its operation and data in brackets, e.g.
     ``[tanh 0.7616]``: the drawing shows that operation next to that number
-    (``[MulBackward0 data not kept]`` where the drawing says so).
+    (``[MulBackward0 data not kept]`` where the drawing says so).  Each name
+    is made when it is first asked for: a panel names a node and its inputs,
+    never all twenty thousand nodes of a big graph.
     """
-    parameters = _viz().parameter_names(params)
-    return {node: node.label or parameters.get(node) or f"[{node.op or 'value'} {_data_text(node)}]" for node in nodes}
+    return _NodeNames(_viz().parameter_names(params))
+
+
+class _NodeNames(dict):
+    def __init__(self, parameters):
+        super().__init__()
+        self._parameters = parameters
+
+    def __missing__(self, node):
+        name = self[node] = node.label or self._parameters.get(node) or f"[{node.op or 'value'} {_data_text(node)}]"
+        return name
 
 
 def _data_text(node):

@@ -2,12 +2,16 @@
 
 import dis
 
-__all__ = ["Step", "check_each_operation_can_pass_gradients", "grad_of", "held_grad", "stores_grad", "same", "last_share"]
+from ..graphs import unusable_local_grads
+from ..nodes import LOCAL_GRAD_NAMES
+
+__all__ = ["Step", "check_each_operation_can_pass_gradients", "no_grad_field", "grad_of", "held_grad", "stores_grad", "same", "last_share"]
 
 
 def check_each_operation_can_pass_gradients(view, nodes):
     """Refuse, before the first step, a graph with operations the stepper could not step: neither
-    a ``_backward()`` to call nor recorded ``_local_grads`` to apply (say, a ``_grad_fn``)."""
+    a ``_backward()`` to call nor recorded local derivatives to apply (say, a ``_grad_fn``), in one
+    sentence that names the fields looked for and what the first such node has instead."""
     stuck = [node for node in nodes if node.inputs and node.local_grads is None
              and not callable(getattr(view.original(node), "_backward", None))]
     if not stuck:
@@ -15,15 +19,36 @@ def check_each_operation_can_pass_gradients(view, nodes):
     first = view.original(stuck[0])
     cls = type(first)
     where = "" if cls.__module__ == "builtins" else f" from module {cls.__module__}"
+    found = unusable_local_grads(first)
     others = [name for name in ("_grad_fn", "grad_fn", "backward_fn", "_backward_fn") if hasattr(first, name)]
-    found = f", has a {others[0]} the stepper does not know how to call" if others else ""
+    if others:
+        found += f", but a {others[0]} the stepper does not know how to call"
     op = f"a {stuck[0].op!r} node" if stuck[0].op else "a node with inputs"
     operations = sum(1 for node in nodes if node.inputs)
+    names = " or ".join(f".{name}" for name in LOCAL_GRAD_NAMES)
     raise TypeError(
-        f"BackpropStepper steps a node by calling its _backward() or applying its _local_grads, and {len(stuck)} "
-        f"of the {operations} operations here have neither (the first, {op} of {cls.__qualname__}{where}{found}); "
+        f"BackpropStepper steps a node by calling its _backward() or applying the local derivatives it keeps in "
+        f"{names} (one number per input, the inputs in a tuple or list), and {len(stuck)} of the {operations} "
+        f"operations here give it neither (the first, {op} of {cls.__qualname__}{where}, {found}); "
         "give each operation a _backward() that adds local derivative × the node's grad into each input's grad"
     )
+
+
+def no_grad_field(view, nodes):
+    """Why the learner's nodes cannot hold a gradient (their class has no ``.grad`` to set), or "".
+
+    Only then may the stepper keep the gradients on the mirror; when a step would need a node's own
+    ``_backward()``, which writes ``.grad``, that is refused in one sentence."""
+    for cls, node in {type(view.original(n)): view.original(n) for n in nodes}.items():
+        try:
+            node.grad = getattr(node, "grad", 0.0)
+        except (AttributeError, TypeError) as error:
+            why = f"{cls.__qualname__} has no .grad it can set"
+            if any(n.inputs and n.local_grads is None for n in nodes):
+                raise TypeError(f"BackpropStepper sets each node's .grad, and {why} ({type(error).__name__}: {error}); "
+                                "give the class a grad field, as _backward() adds into it") from None
+            return why
+    return ""
 
 
 class Step:
