@@ -10,6 +10,8 @@ The training runs 30 steps here instead of the lesson's 300: what is checked is 
 import re
 import shutil
 
+import pytest
+
 from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson
 
 LESSON = NOTEBOOKS / "11_gpt.ipynb"
@@ -59,3 +61,56 @@ def test_the_pieces_a_learner_writes_in_lesson_11_are_what_it_runs_on(tmp_path):
     for name in ("softmax", "rmsnorm", "attention_head"):
         assert f"✓ {name}: using yours, from lesson 11 (it passes lesson 11's check)" in said
     assert "loss 3.3660 on your MyValue" in said and "(within 1e-9: True)" in said
+
+
+def _up_to_the_loss(cells):
+    """The cells from the first to the one that computes the loss on MyValue: the pieces' first use."""
+    (loss,) = [index for index, source in cells.items() if "on your MyValue" in source or "loss.backward()" in source
+               and "yours.use(" in source]
+    return {index for index in cells if index <= loss}, loss
+
+
+@pytest.mark.parametrize("key, name", [("lesson 11: rmsnorm", "RMSNORM_NUMPY_MEAN"), ("lesson 11: rmsnorm", "RMSNORM_NUMPY"),
+                                       ("lesson 11: softmax", "SOFTMAX_NUMPY"), ("lesson 11: attention_head", "HEAD_NUMPY")])
+def test_a_piece_written_with_numpy_that_passes_its_check_runs_on_my_value(tmp_path, key, name):
+    """numpy hands MyValue its own numbers (np.mean divides by an np.intp): the given code takes any real number,
+    so what the check passes is what the GPT cell runs."""
+    import gpt_answers
+
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    cells = dict(code_cells(LESSON))
+    only, loss = _up_to_the_loss(cells)
+    replace = {build_it_cell(LESSON, key): f"%%my_micrograd {key}\n{getattr(gpt_answers, name).strip()}\n"}
+    runs = run_lesson(LESSON, tmp_path, replace=replace, only=only)
+    assert errors(runs) == [], [(run.index, run.error) for run in errors(runs)]
+    said = "\n".join(run.output for run in runs)
+    piece = key.split(": ")[1]
+    assert f"✓ {piece}: using yours, from lesson 11" in said
+    assert "loss 3.3660" in runs[-1].output
+
+
+OLD_AS_MY_VALUE = ('    return MyValue(float(x)) if isinstance(x, numbers.Real) else x\n',
+                   '    return MyValue(x) if isinstance(x, (int, float)) else x\n')
+
+
+def test_a_piece_that_fails_on_my_value_fails_its_check_and_the_gpt_runs_on_the_worked_answer(tmp_path):
+    """A check passes only what the next cells run: np.mean's np.intp reaching a MyValue whose lesson-4 code (saved
+    before that code took any real number) takes only int and float fails the check there, named, not in the GPT."""
+    import gpt_answers
+
+    from micrograd.course.yours import ANSWERS, store
+
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    assert OLD_AS_MY_VALUE[0] in ANSWERS["lesson 4: more operations"]
+    store("lesson 4: more operations", ANSWERS["lesson 4: more operations"].replace(*OLD_AS_MY_VALUE), tmp_path)
+    cells = dict(code_cells(LESSON))
+    only, loss = _up_to_the_loss(cells)
+    key = "lesson 11: rmsnorm"
+    replace = {build_it_cell(LESSON, key): f"%%my_micrograd {key}\n{gpt_answers.RMSNORM_NUMPY_MEAN.strip()}\n"}
+    runs = run_lesson(LESSON, tmp_path, replace=replace, only=only)
+    assert errors(runs) == [], [(run.index, run.error) for run in errors(runs)]
+    verdict = next(run.output for run in runs if run.source.startswith("check.rmsnorm("))
+    assert "✗ Build it: RMSNorm: rmsnorm(x) is right on the package's Values, but on MyValue" in verdict
+    assert "raised ValueError: Integers to negative integer powers are not allowed" in verdict
+    assert "✗ rmsnorm: using the worked answer, as yours fails lesson 11's check" in runs[-1].output
+    assert "loss 3.3660" in runs[-1].output
