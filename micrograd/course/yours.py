@@ -33,7 +33,7 @@ from . import lesson11_carried
 from .answers import ANSWERS, answer
 from .cell_code import binds_value, python_of
 from .magic import enable_magic, load_ipython_extension
-from .pieces import BY_KEY, PIECES
+from .pieces import BY_KEY, PIECES, no_prev
 from .saved import FILE_NAME, order, path_in, sections, store
 from .status import Status, row, show
 
@@ -66,9 +66,19 @@ def _check(piece, ns, before):
         outcome = piece.check(ns)
     except NotImplementedError:
         return ("not attempted", "not written yet")
+    except AttributeError as error:
+        if _lacks_prev(error, ns):
+            raise
+        return ("failed", f"your code raised {type(error).__name__}: {error}")
     except Exception as error:  # noqa: BLE001 - as the checkers themselves report it
         return ("failed", f"your code raised {type(error).__name__}: {error}")
     return outcome[0], outcome[1]
+
+
+def _lacks_prev(error, ns):
+    """Is error the given code (or a worked answer) reading _prev from a MyValue that has none?"""
+    cls = ns.get("MyValue")
+    return getattr(error, "name", None) == "_prev" and isinstance(cls, type) and isinstance(getattr(error, "obj", None), cls)
 
 
 _CACHE = {}
@@ -138,7 +148,11 @@ def _load(lesson, folder=None):
                                                  "Value is the package's: name yours MyValue, the class and every "
                                                  "Value inside it")
                 else:
-                    status, message = _check(piece, ns, before)
+                    try:
+                        status, message = _check(piece, ns, before)
+                    except AttributeError as error:  # _lacks_prev: the cause is MyValue's, named once, there
+                        status, message = "failed", no_prev(error.obj)
+                        _my_value_falls_back(ns, results, message)
                 if status == "not attempted":
                     status, message = "missing", "not written yet"
                 source = "yours"
@@ -153,6 +167,17 @@ def _load(lesson, folder=None):
     _CACHE.clear()
     _CACHE[cache_key] = (ns, results)
     return ns, results
+
+
+def _my_value_falls_back(ns, results, message):
+    """The learner's MyValue has no _prev, which the pieces after it read: the worked answer's MyValue instead
+    (lesson 4's operations go on it next), and the reason on MyValue's line."""
+    for key in ("lesson 2: MyValue", "lesson 3: MyValue"):
+        if key in results and results[key].status == "passed":
+            results[key] = _Result(key, "failed", message, "yours")
+            results[key].lead = "yours has no _prev"
+    key = "lesson 3: MyValue"
+    _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
 
 
 def _key_for(name, lesson):
