@@ -114,3 +114,34 @@ def test_a_piece_that_fails_on_my_value_fails_its_check_and_the_gpt_runs_on_the_
     assert "raised ValueError: Integers to negative integer powers are not allowed" in verdict
     assert "✗ rmsnorm: using the worked answer, as yours fails lesson 11's check" in runs[-1].output
     assert "loss 3.3660" in runs[-1].output
+
+
+AUTOLOAD = "__import__('importlib').import_module('micrograd.course.magic').load_ipython_extension(get_ipython())"
+
+
+@pytest.mark.parametrize("heading", ["## Your engine computes a GPT", "## Training", "## What the heads look at",
+                                     "## Sampling with a temperature", "## Exercises"])
+def test_after_a_restart_each_cell_from_a_heading_down_says_what_to_run_first(tmp_path, heading):
+    """A kernel restarted (its start runs the autoload line, as make setup has every kernel do), then each code
+    cell from a heading to the end run one at a time: each one runs, or its error ends in one sentence that says
+    to run the cells above first."""
+    import json
+
+    from lesson_runner import run_sources
+
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    start = next(i for i, cell in enumerate(cells) if "".join(cell["source"]).startswith(heading))
+    below = [(index, source) for index, source in code_cells(LESSON) if index > start]
+    stopped = 0
+    for index, source in below:
+        runs = run_sources(LESSON, tmp_path, [(-1, AUTOLOAD), (index, source)])
+        assert runs[0].error is None
+        run = runs[1]
+        if run.error is not None:
+            stopped += 1
+            assert run.error.startswith("NameError"), (index, run.error)
+            name = run.error.split("'")[1]
+            assert (f"This kernel has no {name}: if a cell above makes it, this kernel has not run that cell yet "
+                    "(after a restart, say), so run Run > Run All Above, then this cell again.") in run.output, run.output
+    assert stopped, "no cell below the heading needs one above: nothing was shown"
