@@ -37,7 +37,7 @@ def test_every_cell_of_lesson_11_prints_the_same_when_run_twice_in_a_row(tmp_pat
     assert [run.index for run in firsts] == [run.index for run in seconds] == list(cells)
     differ = [first.index for first, second in zip(firsts, seconds) if without_times(first.output) != without_times(second.output)]
     assert differ == [], [(runs[2 * list(cells).index(i)].output, runs[2 * list(cells).index(i) + 1].output) for i in differ]
-    assert "loss 3.3660 on your MyValue" in next(run.output for run in firsts if "on your MyValue (ln 27" in run.source)
+    assert "loss 3.3660 on the worked answer's MyValue" in next(run.output for run in firsts if "(ln 27 =" in run.source)
 
 
 def test_the_pieces_a_learner_writes_in_lesson_11_are_what_it_runs_on(tmp_path):
@@ -60,7 +60,7 @@ def test_the_pieces_a_learner_writes_in_lesson_11_are_what_it_runs_on(tmp_path):
     assert said.count("✓ Build it:") == 4
     for name in ("softmax", "rmsnorm", "attention_head"):
         assert f"✓ {name}: using yours, from lesson 11 (it passes lesson 11's check)" in said
-    assert "loss 3.3660 on your MyValue" in said and "(within 1e-9: True)" in said
+    assert "loss 3.3660 on the worked answer's MyValue" in said and "(within 1e-9: True)" in said  # lesson 3's is not written
 
 
 def _up_to_the_loss(cells):
@@ -145,3 +145,31 @@ def test_after_a_restart_each_cell_from_a_heading_down_says_what_to_run_first(tm
             assert (f"This kernel has no {name}: if a cell above makes it, this kernel has not run that cell yet "
                     "(after a restart, say), so run Run > Run All Above, then this cell again.") in run.output, run.output
     assert stopped, "no cell below the heading needs one above: nothing was shown"
+
+
+def _labels(runs):
+    """The lines a lesson printed that are not status lines (which name whose code runs, with their reason)."""
+    return [line for run in runs for line in run.output.splitlines()
+            if not line.startswith(("✓ ", "✗ ", "… ", "    ")) and "not attempted yet" not in line]
+
+
+@pytest.mark.parametrize("lesson_3_written", [False, True], ids=["worked-answer", "learner-s-own"])
+def test_the_gpt_s_outputs_say_whose_my_value_they_ran_on(tmp_path, lesson_3_written):
+    """On the worked answer's MyValue, no output line calls it yours; on the learner's, they do."""
+    from micrograd.course.yours import ANSWERS, store
+
+    shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
+    if lesson_3_written:
+        store("lesson 3: MyValue", ANSWERS["lesson 3: MyValue"], tmp_path)
+    cells = dict(code_cells(LESSON))
+    timing = next(index for index, source in cells.items() if "def seconds(" in source)
+    runs = run_lesson(LESSON, tmp_path, only={index for index in cells if index <= timing})
+    assert errors(runs) == []
+    labels = "\n".join(_labels(runs))
+    whose = "your MyValue" if lesson_3_written else "the worked answer's MyValue"
+    assert f"'yuheng': loss 3.3660 on {whose} (ln 27 = 3.2958)" in labels
+    said = "\n".join(run.output for run in runs)
+    assert f"\n{whose:>58}{'the package':>20}\n" in said  # the comparison's column heading
+    assert f"one pass: {whose} " in labels
+    if not lesson_3_written:
+        assert "your MyValue" not in labels

@@ -63,7 +63,8 @@ def rmsnorm(x):
     "lesson 11: attention_head": '''\
 def attention_head(q_h, k_h, v_h):
     """One head at one position: q_h is its query; k_h and v_h hold the keys and values cached so far."""
-    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
+    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5
+                   for t in range(len(k_h))]
     attn_weights = softmax(attn_logits)
     head_out = [sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim)]
     return head_out
@@ -73,7 +74,7 @@ learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8  # microgpt's Ada
 
 
 def training_step(gpt, params, m, v, tokens, step, num_steps):
-    """One step of microgpt's training on one document's tokens (BOS, its letters, BOS); returns the loss."""
+    """One step of microgpt's training on one document's tokens, BOS, its letters, BOS: the loss."""
     n = min(block_size, len(tokens) - 1)
     keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
     losses = []

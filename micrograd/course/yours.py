@@ -37,7 +37,7 @@ from .pieces import BY_KEY, PIECES, no_prev
 from .saved import FILE_NAME, order, path_in, sections, store
 from .status import Status, row, show
 
-__all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
+__all__ = ["use", "whose", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
 
 
 class _Result:
@@ -180,6 +180,19 @@ def _my_value_falls_back(ns, results, message):
     _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
 
 
+_WHOSE = {}  # id of a piece use() gave -> (the piece, kept alive so its id stays its own; whose code it is)
+
+
+def whose(piece):
+    """Whose code a piece that use() gave is, for an output's label: "your MyValue" or "the worked answer's
+    MyValue".  A class made from it (lesson 11's class MyValue(MyValue)) is whose its base is."""
+    name = getattr(piece, "__name__", type(piece).__name__)
+    for candidate in getattr(piece, "__mro__", (piece,)):
+        if id(candidate) in _WHOSE and _WHOSE[id(candidate)][0] is candidate:
+            return f"your {name}" if _WHOSE[id(candidate)][1] == "yours" else f"the worked answer's {name}"
+    raise ValueError(f"{name} did not come from yours.use(...): load it with use() first, then ask whose it is")
+
+
 def _key_for(name, lesson):
     """The latest piece up to lesson that defines name."""
     keys = [p.key for p in PIECES if p.lesson <= lesson and name in p.defines and p.name != "more operations"]
@@ -211,4 +224,6 @@ def use(*names, lesson, folder=None):
         rows.append(row(label, results[key], results))
     show(Status(rows))
     objects = tuple(ns[name] for name in names)
+    for name, obj in zip(names, objects):
+        _WHOSE[id(obj)] = (obj, "yours" if results[keys[name]].status == "passed" else "the worked answer")
     return objects[0] if len(objects) == 1 else objects
