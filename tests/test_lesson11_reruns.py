@@ -173,3 +173,16 @@ def test_the_gpt_s_outputs_say_whose_my_value_they_ran_on(tmp_path, lesson_3_wri
     assert f"one pass: {whose} " in labels
     if not lesson_3_written:
         assert "your MyValue" not in labels
+
+
+# JupyterLab at 1280×800 with the file browser open gives a code cell's editor 846 px, and its monospace font
+# 7.83 px a character (measured in Chromium, as tests/test_browser.py opens the lessons): 107 characters show,
+# a longer line is cut at the editor's right edge.
+EDITOR_CHARACTERS = 107
+
+
+@pytest.mark.parametrize("notebook", [LESSON, NOTEBOOKS / "solutions" / "11_gpt.ipynb"], ids=["lesson", "solutions"])
+def test_every_code_line_of_lesson_11_fits_the_editor_of_a_learner_s_page(notebook):
+    long = [(index, len(line), line) for index, source in code_cells(notebook) for line in source.splitlines()
+            if len(line) > EDITOR_CHARACTERS]
+    assert long == []
