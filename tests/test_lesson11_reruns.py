@@ -114,6 +114,11 @@ def test_a_piece_that_fails_on_my_value_fails_its_check_and_the_gpt_runs_on_the_
     assert "raised ValueError: Integers to negative integer powers are not allowed" in verdict
     assert "✗ rmsnorm: using the worked answer, as yours fails lesson 11's check" in runs[-1].output
     assert "loss 3.3660" in runs[-1].output
+    import json
+
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = " ".join(" ".join("".join(cell["source"]) for cell in cells).split())
+    assert "then once more on `MyValue`, the class the model below runs it on" in text  # what the lesson says
 
 
 AUTOLOAD = "__import__('importlib').import_module('micrograd.course.magic').load_ipython_extension(get_ipython())"
