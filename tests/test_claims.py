@@ -1841,6 +1841,24 @@ def test_lesson11_microgpt_is_gpt_2_without_biases_with_rmsnorm_and_relu():
     assert layernorm == pytest.approx([v.data for v in package_rmsnorm([Value(c) for c in centred])], rel=1e-12)
 
 
+def test_lesson11_the_score_is_drawn_first_with_no_leaf_holding_0_and_its_gradients_are_the_other_halved():
+    claim(11, "One score, drawn from the score at the top down to the query and the key at the bottom")
+    claim(11, "(`sum()` starts here from the first product: started from 0, as it is by default, it would add a leaf "
+              "holding 0 to the drawing.)")
+    claim(11, "the query's gradients are the key's numbers halved, and the other way round")
+    from micrograd.viz import draw_dot
+
+    ns = run_lesson_code(11, "products = [q * k", namespace={"Value": Value, "head_dim": 4, "draw_dot": draw_dot})
+    score, q_h, k_t = ns["score"], ns["q_h"], ns["k_t"]
+    leaves = [node for node in topological_order(score) if not node._prev]
+    assert [leaf.data for leaf in leaves if not leaf.label] == [2.0]  # √4 alone: no 0 for sum() to start from
+    assert [q.grad for q in q_h] == [k.data / 2 for k in k_t] and [k.grad for k in k_t] == [q.data / 2 for q in q_h]
+    assert "rankdir=BT" in draw_dot(score, precision=2, rankdir="BT").source.replace('"', "")
+    assert 'rankdir="BT"' in lesson_code(11, "products = [q * k")
+    started_from_0 = sum(q * k for q, k in zip(q_h, k_t))
+    assert 0.0 in [node.data for node in topological_order(started_from_0) if not node._prev and not node.label]
+
+
 def test_lesson11_microgpt_norms_its_embeddings_has_no_final_norm_and_an_lm_head_of_its_own():
     claim(11, "It normalises the embeddings once before the first block (the `rmsnorm` right after "
               "`tok_emb + pos_emb`), which GPT-2 does not; it has no norm after the last block, where GPT-2 has a "
