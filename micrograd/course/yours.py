@@ -17,6 +17,8 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
   lesson that wrote it, and one line says what the lesson runs on: yours, or,
   while yours is not written yet or fails its check, the package's worked
   answer (``answer("lesson 3: MyValue")`` shows it), so a lesson always runs.
+  ``whose(MyValue)`` says which, for an output's label: "your MyValue" or "the
+  worked answer's MyValue".
 
 Everything is plain Python: ``my_micrograd.py`` can be read and edited, and the
 loader runs its sections in lesson order in one namespace, as if the cells had
