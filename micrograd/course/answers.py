@@ -86,8 +86,8 @@ import numbers
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue, as a float: an int, a float or any other real number (numpy's np.mean
-    divides by its own integer type); anything else stays as it is."""
+    """A plain number becomes a leaf MyValue, as a float: an int, a float or any other real number
+    (numpy's np.mean divides by its own integer type); anything else stays as it is."""
     return MyValue(float(x)) if isinstance(x, numbers.Real) else x
 
 
