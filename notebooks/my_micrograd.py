@@ -93,8 +93,9 @@ def as_my_value(x):
 
 
 def one_input_node(x, data, op, local):
-    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
-    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of
+    keeping it: in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the
+    lecture writes it."""
     out = MyValue(data, (x,), op)
     out._local_grads = (local,)
 

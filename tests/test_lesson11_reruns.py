@@ -185,8 +185,14 @@ def test_the_gpt_s_outputs_say_whose_my_value_they_ran_on(tmp_path, lesson_3_wri
 EDITOR_CHARACTERS = 107
 
 
-@pytest.mark.parametrize("notebook", [LESSON, NOTEBOOKS / "solutions" / "11_gpt.ipynb"], ids=["lesson", "solutions"])
-def test_every_code_line_of_lesson_11_fits_the_editor_of_a_learner_s_page(notebook):
+# The lessons whose code has been fitted to that width: 11, and 2, 4, 5 and 6, which carry the learner's MyValue
+# to it, with their solutions.
+FITTED = [path for lesson in ("02", "04", "05", "06", "11") for path in
+          (*NOTEBOOKS.glob(f"{lesson}_*.ipynb"), *NOTEBOOKS.glob(f"solutions/{lesson}_*.ipynb"))]
+
+
+@pytest.mark.parametrize("notebook", FITTED, ids=[path.relative_to(NOTEBOOKS).as_posix() for path in FITTED])
+def test_every_code_line_fits_the_editor_of_a_learner_s_page(notebook):
     long = [(index, len(line), line) for index, source in code_cells(notebook) for line in source.splitlines()
             if len(line) > EDITOR_CHARACTERS]
     assert long == []
