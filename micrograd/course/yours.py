@@ -30,6 +30,7 @@ import contextlib
 import io
 import math
 import random
+import weakref
 
 from . import lesson11_carried
 from .answers import ANSWERS, answer
@@ -182,7 +183,7 @@ def _my_value_falls_back(ns, results, message):
     _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
 
 
-_WHOSE = {}  # id of a piece use() gave -> (the piece, kept alive so its id stays its own; whose code it is)
+_WHOSE = weakref.WeakKeyDictionary()  # a piece use() gave -> whose code it is; forgotten with the piece
 
 
 def whose(piece):
@@ -190,8 +191,12 @@ def whose(piece):
     MyValue".  A class made from it (lesson 11's class MyValue(MyValue)) is whose its base is."""
     name = getattr(piece, "__name__", type(piece).__name__)
     for candidate in getattr(piece, "__mro__", (piece,)):
-        if id(candidate) in _WHOSE and _WHOSE[id(candidate)][0] is candidate:
-            return f"your {name}" if _WHOSE[id(candidate)][1] == "yours" else f"the worked answer's {name}"
+        try:
+            owner = _WHOSE.get(candidate)
+        except TypeError:  # not something a weak reference can point at: an int, a list
+            owner = None
+        if owner is not None:
+            return f"your {name}" if owner == "yours" else f"the worked answer's {name}"
     raise ValueError(f"{name} did not come from yours.use(...): load it with use() first, then ask whose it is")
 
 
@@ -227,5 +232,6 @@ def use(*names, lesson, folder=None):
     show(Status(rows))
     objects = tuple(ns[name] for name in names)
     for name, obj in zip(names, objects):
-        _WHOSE[id(obj)] = (obj, "yours" if results[keys[name]].status == "passed" else "the worked answer")
+        with contextlib.suppress(TypeError):  # classes and functions, the pieces use() gives, take weak references
+            _WHOSE[obj] = "yours" if results[keys[name]].status == "passed" else "the worked answer"
     return objects[0] if len(objects) == 1 else objects
