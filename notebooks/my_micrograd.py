@@ -83,16 +83,19 @@ def my_backward(root):
 
 # %% lesson 4: more operations
 import math
+import numbers
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue; anything else stays as it is."""
-    return MyValue(x) if isinstance(x, (int, float)) else x
+    """A plain number becomes a leaf MyValue, as a float: an int, a float or any other real number
+    (numpy's np.mean divides by its own integer type); anything else stays as it is."""
+    return MyValue(float(x)) if isinstance(x, numbers.Real) else x
 
 
 def one_input_node(x, data, op, local):
-    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
-    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of
+    keeping it: in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the
+    lecture writes it."""
     out = MyValue(data, (x,), op)
     out._local_grads = (local,)
 
@@ -241,8 +244,8 @@ def rmsnorm(x):
 # %% lesson 11: attention_head
 def attention_head(q_h, k_h, v_h):
     """One head at one position: q_h is its query; k_h and v_h hold the keys and values cached so far."""
-    # your code here: attn_logits, q_h · k / head_dim**0.5 for each cached key k; attn_weights, their softmax;
-    # head_out, for each j < head_dim the sum over t of attn_weights[t] * v_h[t][j]
+    # your code here: attn_logits, q_h · k / head_dim**0.5 for each cached key k; attn_weights, their
+    # softmax; head_out, for each j < head_dim the sum over t of attn_weights[t] * v_h[t][j]
     raise NotImplementedError
 
 
@@ -253,6 +256,7 @@ learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8  # microgpt's Ada
 def training_step(gpt, params, m, v, tokens, step, num_steps):
     """One step of microgpt's training on one document's tokens (BOS, its letters, BOS); returns the loss's number."""
     n = min(block_size, len(tokens) - 1)
-    # your code here: a fresh KV cache; the mean over n positions of -log(probability of the next token); backward
-    # your code here: Adam at lr_t = learning_rate * (1 - step / num_steps), with m_hat and v_hat; then p.grad = 0
+    # your code here: a fresh KV cache; the mean over n positions of -log(probability of the next token);
+    # loss.backward(); Adam at lr_t = learning_rate * (1 - step / num_steps), with m_hat and v_hat;
+    # then p.grad = 0 for the next step
     raise NotImplementedError

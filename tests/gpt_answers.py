@@ -93,6 +93,15 @@ def rmsnorm(x):
     return [xi * scale for xi in a]
 '''
 
+RMSNORM_NUMPY_MEAN = '''
+import numpy as np
+
+def rmsnorm(x):
+    ms = np.mean([xi * xi for xi in x])  # a Value, divided by numpy's own integer, len(x) as an np.intp
+    scale = (ms + 1e-5) ** -0.5
+    return [xi * scale for xi in x]
+'''
+
 HEAD_LOOPS = '''
 def attention_head(q_h, k_h, v_h):
     d = len(q_h)

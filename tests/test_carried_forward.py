@@ -320,6 +320,40 @@ def test_a_class_keeping_its_inputs_in_children_runs_on_yours_through_lesson_6(t
     assert len(lines) == 2 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
 
 
+def test_a_class_keeping_its_inputs_in_children_with_its_own_network_passes_lesson_5_s_check(tmp_path):
+    # The same class and order, and the lecture's network typed in lesson 5: its parameters are MyValues, so the
+    # check passes and lessons 5 and 6 run on yours, whatever name the inputs are kept under.
+    typed = {(3, "lesson 3: MyValue"): foreign_nodes.CHILDREN_MY_VALUE,
+             (4, "lesson 4: my_topological_order"): foreign_nodes.CHILDREN_AUTOGRAD,
+             (4, "lesson 4: my_backward"): foreign_nodes.CHILDREN_AUTOGRAD,
+             (5, "lesson 5: MyNeuron, MyLayer, MyMLP"): foreign_nodes.LECTURE_NN}
+    runs = run_from(tmp_path, typed)
+    said = "\n".join(run.output for run in runs[5] + runs[6])
+    assert {lesson: errors(r) for lesson, r in runs.items()} == {3: [], 4: [], 5: [], 6: []}
+    assert "which is not a Value" not in said
+    assert "✓ Build it: Neuron, Layer and MLP" in said
+    assert "✓ MyNeuron, MyLayer, MyMLP: using yours, from lesson 5" in said
+
+
+def test_a_class_keeping_its_inputs_in_children_is_told_once_it_has_no_prev(tmp_path):
+    # microgpt's name for the inputs, in lessons 2 and 3, with lesson 4's pieces left to the worked answers (which
+    # read _prev): lesson 2's check names the missing _prev, and lessons 4 to 6 run on the worked answer's MyValue,
+    # saying why on MyValue's own line, not under a ✓ about the given operations.
+    typed = {(2, "lesson 2: MyValue"): foreign_nodes.CHILDREN_MY_VALUE, (3, "lesson 3: MyValue"): foreign_nodes.CHILDREN_MY_VALUE}
+    lesson2 = run_lesson(LESSON_2, tmp_path, {build_it_cell(LESSON_2, "lesson 2: MyValue"):
+                                              f"%%my_micrograd lesson 2: MyValue\n{foreign_nodes.CHILDREN_MY_VALUE}"})
+    verdict = next(run.output for run in lesson2 if run.source.startswith("check.my_value("))
+    assert "your MyValue has no _prev: lesson 2 asks for it" in verdict and "_children, microgpt's name" in verdict
+    assert "NoneType" not in verdict
+    runs = run_from(tmp_path, typed)
+    assert {lesson: errors(r) for lesson, r in runs.items()} == {3: [], 4: [], 5: [], 6: []}
+    for lesson in (4, 5, 6):
+        said = "\n".join(run.output for run in runs[lesson])
+        assert "✗ MyValue: using the worked answer, as yours has no _prev" in said, lesson
+        assert "AttributeError" not in said and "Your more operations fails" not in said, lesson
+        assert "which is not a Value" not in said, lesson
+
+
 def test_lesson_6_shows_its_verdict_first_when_my_train_prints_every_step(tmp_path):
     printing = foreign_nodes.LECTURE_TRAIN.replace("        losses.append(loss.data)\n",
                                                    "        losses.append(loss.data)\n        print(k, loss.data)\n")

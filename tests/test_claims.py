@@ -1869,7 +1869,7 @@ def test_lesson11_knowing_nothing_scores_ln_27():
 
 
 def test_lesson11_microgpt_is_gpt_2_without_biases_with_rmsnorm_and_relu():
-    claim(11, 'microgpt follows GPT-2 with three changes, in its own words: "layernorm -> rmsnorm, no biases, GeLU -> ReLU"')
+    claim(11, 'microgpt\'s comment names three changes from GPT-2: "layernorm -> rmsnorm, no biases, GeLU -> ReLU"')
     claim(11, "GPT-2 uses LayerNorm, which also subtracts the mean and adds a learnt scale and shift; microgpt keeps only "
               "the rescaling")
     from micrograd.gpt import rmsnorm as package_rmsnorm
@@ -1887,6 +1887,77 @@ def test_lesson11_microgpt_is_gpt_2_without_biases_with_rmsnorm_and_relu():
     centred = [v - mean for v in x]
     layernorm = [v / math.sqrt(sum(c * c for c in centred) / len(x) + 1e-5) for v in centred]  # scale 1, shift 0
     assert layernorm == pytest.approx([v.data for v in package_rmsnorm([Value(c) for c in centred])], rel=1e-12)
+
+
+def test_lesson11_the_score_is_drawn_first_with_no_leaf_holding_0_and_its_gradients_are_the_other_halved():
+    claim(11, "One score, drawn from the score at the top down to the query and the key at the bottom")
+    claim(11, "(`sum()` starts here from the first product: started from 0, as it is by default, it would add a leaf "
+              "holding 0 to the drawing.)")
+    claim(11, "the query's gradients are the key's numbers halved, and the other way round")
+    from micrograd.viz import draw_dot
+
+    ns = run_lesson_code(11, "products = [q * k", namespace={"Value": Value, "head_dim": 4, "draw_dot": draw_dot})
+    score, q_h, k_t = ns["score"], ns["q_h"], ns["k_t"]
+    leaves = [node for node in topological_order(score) if not node._prev]
+    assert [leaf.data for leaf in leaves if not leaf.label] == [2.0]  # √4 alone: no 0 for sum() to start from
+    assert [q.grad for q in q_h] == [k.data / 2 for k in k_t] and [k.grad for k in k_t] == [q.data / 2 for q in q_h]
+    assert "rankdir=BT" in draw_dot(score, precision=2, rankdir="BT").source.replace('"', "")
+    assert 'rankdir="BT"' in lesson_code(11, "products = [q * k")
+    started_from_0 = sum(q * k for q, k in zip(q_h, k_t))
+    assert 0.0 in [node.data for node in topological_order(started_from_0) if not node._prev and not node.label]
+
+
+def test_lesson11_microgpt_norms_its_embeddings_has_no_final_norm_and_an_lm_head_of_its_own():
+    claim(11, "It normalises the embeddings once before the first block (the `rmsnorm` right after "
+              "`tok_emb + pos_emb`), which GPT-2 does not; it has no norm after the last block, where GPT-2 has a "
+              "final LayerNorm; and its `lm_head` is a matrix of its own, where GPT-2 reuses `wte` (tied weights)")
+    from micrograd.course.lesson11_carried import ANSWERS
+
+    ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}
+    for key in ("lesson 11: softmax", "lesson 11: rmsnorm", "lesson 11: attention_head"):
+        exec(ANSWERS[key], ns)
+    run_lesson_code(11, "matrix = lambda nout", "def gpt(token_id, pos_id, keys, values)", namespace=ns)
+    normed, given = [], ns["rmsnorm"]
+
+    def recorded(x):
+        out = given(x)
+        normed.append((x, out))
+        return out
+
+    ns["rmsnorm"] = recorded
+    sd = ns["state_dict"]
+    ns["gpt"](4, 0, [[]], [[]])
+    first_in, _ = normed[0]
+    assert [v.data for v in first_in] == [t.data + p.data for t, p in zip(sd["wte"][4], sd["wpe"][0])]
+    # The embeddings, then one before attention and one before the MLP in each block: none after the last block
+    # (GPT-2's ln_f would make it 2 + 2 per block).
+    assert len(normed) == 1 + 2 * ns["n_layer"]
+    wte, lm_head = {id(p) for row in sd["wte"] for p in row}, {id(p) for row in sd["lm_head"] for p in row}
+    assert not wte & lm_head and len(lm_head) == 27 * 16  # not tied: a matrix of its own
+
+
+def test_lesson11_the_package_s_gpt_fuses_the_loss_and_its_gradients_agree_within_rounding_not_all_bits():
+    claim(11, "and the loss at each position, softmax and $-\\ln p$ together, is one node too")
+    claim(11, "a fused node adds up its terms in its own order, and a sum of floats can change in its last bit "
+              "when the order does")
+    from micrograd.data import CharTokenizer
+    from micrograd.gpt_training import document_loss
+    from micrograd.losses import fused_cross_entropy
+
+    tokenizer = CharTokenizer(["emma", "olivia", "ava"])
+    model = _gpt(vocab_size=tokenizer.vocab_size)
+    tokens = tokenizer.document("olivia")
+    logits = model(tokens[:1])[0]
+    fused = fused_cross_entropy(logits, tokens[1])
+    assert {id(x) for x in fused._inputs} == {id(z) for z in logits}  # one node, straight from the logits
+    from test_gpt import Reference
+
+    reference = Reference(model)
+    document_loss(model, tokens).backward()
+    reference.loss(tokens).backward()
+    pairs = list(zip(model.parameters(), reference.params))
+    assert all(p.grad == pytest.approx(q.grad, rel=1e-12, abs=1e-15) for p, q in pairs)
+    assert 0 < sum(p.grad == q.grad for p, q in pairs) < len(pairs)  # many the same to the last bit, not all
 
 
 def test_lesson11_a_residual_connection_keeps_a_path_for_the_gradient_when_a_block_gives_nothing():

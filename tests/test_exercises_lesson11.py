@@ -136,12 +136,12 @@ def test_a_head_written_another_way_passes(source):
 
 
 HEAD = "lesson 11: attention_head"
-SCORES = "/ head_dim**0.5 for t in range(len(k_h))]"
+SCORES = "/ head_dim**0.5\n                   for t in range(len(k_h))]"
 
 
 @pytest.mark.parametrize("swaps, words", [
-    (((SCORES, "for t in range(len(k_h))]"),), "not divided by √head_dim"),
-    (((SCORES, "/ head_dim for t in range(len(k_h))]"),), "divided by head_dim (4)"),
+    (((SCORES, "\n                   for t in range(len(k_h))]"),), "not divided by √head_dim"),
+    (((SCORES, "/ head_dim\n                   for t in range(len(k_h))]"),), "divided by head_dim (4)"),
     ((("attn_weights = softmax(attn_logits)", "attn_weights = attn_logits"),), "weights that add up to 1"),
     ((("attn_weights[t] * v_h[t][j]", "attn_weights[t] * k_h[t][j]"),), "it adds up the keys"),
     ((("    return head_out", "    return attn_weights"),), "one per key: the weights"),

@@ -90,7 +90,17 @@ def test_the_blocks_name_the_letter_read_and_the_positions_attended():
     assert [f"head {h}" for h in range(4)] == re.findall(r"<B>(head \d+)</B>", source)
     assert source.count('label=" residual"') == 2
     assert "4,192 parameters" in source
-    assert repr(drawing) == "<GPT drawn as 9 rows of blocks: 4,192 parameters>"  # a notebook's text/plain
+    assert repr(drawing) == "<GPT drawn as 7 rows of blocks: 4,192 parameters>"  # a notebook's text/plain
+
+
+def test_microgpt_drawn_fits_a_learners_page_whole():
+    # JupyterLab at 1280×800 with the file browser open: an output about 850 px wide, and about 680 px of
+    # notebook in view (tests/test_browser.py's page), so the blocks the lesson talks about are all on screen.
+    import re as regex
+
+    svg = draw_gpt(**MICROGPT)._repr_svg_()
+    width, height = (float(x) * 4 / 3 for x in regex.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
+    assert width <= 850 and height <= 680, (width, height)
 
 
 def test_the_parameter_count_is_microgpts():
@@ -105,7 +115,7 @@ def test_the_sizes_are_read_from_a_model():
         vocab_size, block_size, n_embd, n_head, n_layer = 5, 8, 8, 2, 1
 
     source = draw_gpt(Model()).source
-    assert "2 heads, each over the cache" in source
+    assert "2 heads, each softmax(q·k / √4) · v over the cache, then Wo" in source
     assert "5 × 8: 5 logits" in source
     assert "16 × 8" not in source.replace("32 × 8", "")  # fc1 is 4·8 × 8
 

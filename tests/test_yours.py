@@ -490,3 +490,20 @@ def test_a_check_does_not_pass_a_piece_the_cell_above_did_not_define_on_its_last
     assert "it does not define MyValue" in lesson02.my_value(older).message
     assert shell.run_cell(good).success  # run right again: the check judges the new class
     assert lesson02.my_value(shell.user_ns["MyValue"]).passed
+
+
+def test_whose_names_the_learner_s_piece_or_the_worked_answer_and_refuses_what_use_did_not_give(tmp_path):
+    from micrograd.course.yours import ANSWERS, store, use, whose
+
+    MyValue = use("MyValue", lesson=3, folder=tmp_path)  # nothing saved: the worked answer
+    assert whose(MyValue) == "the worked answer's MyValue"
+
+    class Grown(MyValue):  # a lesson's class MyValue(MyValue) is whose its base is
+        pass
+
+    assert whose(Grown) == "the worked answer's Grown"
+    store("lesson 2: MyValue", ANSWERS["lesson 2: MyValue"], tmp_path)
+    store("lesson 3: MyValue", ANSWERS["lesson 3: MyValue"], tmp_path)
+    assert whose(use("MyValue", lesson=3, folder=tmp_path)) == "your MyValue"
+    with pytest.raises(ValueError, match=r"int did not come from yours.use\(...\): load it with use\(\) first"):
+        whose(int)

@@ -82,16 +82,19 @@ def my_backward(root):
 ''',
     "lesson 4: more operations": '''\
 import math
+import numbers
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue; anything else stays as it is."""
-    return MyValue(x) if isinstance(x, (int, float)) else x
+    """A plain number becomes a leaf MyValue, as a float: an int, a float or any other real number
+    (numpy's np.mean divides by its own integer type); anything else stays as it is."""
+    return MyValue(float(x)) if isinstance(x, numbers.Real) else x
 
 
 def one_input_node(x, data, op, local):
-    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
-    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of
+    keeping it: in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the
+    lecture writes it."""
     out = MyValue(data, (x,), op)
     out._local_grads = (local,)
 

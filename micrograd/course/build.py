@@ -6,7 +6,7 @@ is "not written yet", and a class whose every piece is untouched is "not
 attempted".
 """
 
-from ..graphs import inputs_of, post_order
+from ..graphs import inputs_of, is_node, post_order
 from . import stale
 from .verdicts import failed, not_attempted
 
@@ -138,7 +138,8 @@ def nodes_below(root, inputs_of):
 def is_value_like(x):
     """Is x a micrograd-style value (the package's Value, a learner's MyValue, the lecture's)?
 
-    It holds a number in ``.data``, has + and * and tanh, and keeps its inputs in ``._prev``.
+    It holds a number in ``.data``, has + and * and tanh, and keeps its inputs under any name a graph
+    is read by (the lecture's ``_prev``, microgpt's ``_children``, ...).
     """
     cls = type(x)
     data = getattr(x, "data", None)
@@ -146,7 +147,7 @@ def is_value_like(x):
         isinstance(data, (int, float))
         and not isinstance(data, bool)
         and all(hasattr(cls, name) for name in ("__add__", "__mul__", "tanh"))
-        and hasattr(x, "_prev")
+        and is_node(x)
     )
 
 

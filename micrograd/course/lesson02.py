@@ -10,6 +10,7 @@ import re
 
 from ..engine import Value, topological_order
 from .build import attempt, check_classes, nodes_below, renamed_only, still_stub
+from .pieces import no_prev
 from .verdicts import (
     fmt,
     fmt_expected,
@@ -36,6 +37,8 @@ _NEURON_LEAVES = {"x1": 2.0, "x2": 0.0, "w1": -3.0, "w2": 1.0, "b": 6.8813735870
 
 def _inputs_problem(node, expected, text):
     """What is wrong with node._prev for `text`, whose inputs should be `expected` (in order), or None."""
+    if not hasattr(node, "_prev"):
+        return no_prev(node)
     prev = getattr(node, "_prev", None)
     if prev is ...:
         return f"{text}: _prev is still ...; store the inputs: self._prev = tuple(_children)"

@@ -8,10 +8,11 @@ is matched against the slips learners make, each run on the same numbers, so the
 """
 
 from ..nodes import class_name
-from .verdicts import checker, failed, passed
+from .verdicts import as_number, checker, close, failed, passed
 from .lesson11_microgpt import answer_class
 from .lesson11_exercises import DRAWS, causal_problem, parameter_count_of, parameter_count_problem, sampling_problem
 from .lesson11_pieces import function_problem, head_problem, hint_from_softmax, rmsnorm_problem, softmax_problem
+from . import lesson11_pieces as _pieces
 from .lesson11_training import DOCS, training_problem
 
 __all__ = ["softmax", "rmsnorm", "attention_head", "training_step", "causal_attention", "sample_next",
@@ -39,23 +40,63 @@ def _judged(problem_of, fn):
                 "0, so that every Value is of the inputs' class")
 
 
+# The inputs each piece is also run on as MyValues: the checks above use the package's Value, the GPT of the
+# lesson's later cells the MyValue in the learner's notebook, which numpy or a method only Value has can break.
+_MY_VALUE_RUNS = {
+    "softmax": ("softmax(logits)", lambda cls: ([cls(z) for z in _pieces._LOGITS],)),
+    "rmsnorm": ("rmsnorm(x)", lambda cls: ([cls(x) for x in _pieces._X],)),
+    "attention_head": ("attention_head(q, keys, values)",
+                       lambda cls: ([cls(x) for x in _pieces._Q], [[cls(x) for x in row] for row in _pieces._KEYS],
+                                    [[cls(x) for x in row] for row in _pieces._VALUES])),
+}
+
+
+def on_my_value_problem(fn, piece):
+    """Why fn, right on the package's Values, fails on the notebook's MyValue (the class the GPT cell runs it
+    on), or None; None too where the notebook has no MyValue class."""
+    cls = getattr(fn, "__globals__", {}).get("MyValue")
+    if not isinstance(cls, type):
+        return None
+    call, make = _MY_VALUE_RUNS[piece]
+    from ..engine import Value
+
+    want = [as_number(v) for v in fn(*make(Value))]
+    where = f"{call} is right on the package's Values, but on MyValue, the class the GPT below runs it on,"
+    fix = "Use only what MyValue has (+, -, *, /, ** a number, exp(), log(), relu()) and plain Python numbers"
+    try:
+        got = list(fn(*make(cls)))
+        total = got[0]
+        for item in got[1:]:
+            total = total + item
+        total.backward()
+    except Exception as error:  # noqa: BLE001 - the learner's code on the learner's class: say what it raised
+        return f"{where} it raised {type(error).__name__}: {error}. {fix}"
+    numbers = [as_number(v) if hasattr(v, "data") else None for v in got]  # made by MyValue's own ops
+    if len(numbers) != len(want) or not all(n is not None and close(n, w, 1e-9) for n, w in zip(numbers, want)):
+        return f"{where} it gives {got!r:.120}, not {want}. {fix}"
+    return None
+
+
 @checker("Build it: softmax")
 def softmax(fn):
-    problem = function_problem(fn, "check.softmax(softmax)") or _judged(softmax_problem, fn)
+    problem = (function_problem(fn, "check.softmax(softmax)") or _judged(softmax_problem, fn)
+               or on_my_value_problem(fn, "softmax"))
     return _verdict(problem, "probabilities that add up to 1, the right gradients, and no overflow on logits near "
                              "1000 nor on logits 2000 apart: exp(z - max) never sees more than 0")
 
 
 @checker("Build it: RMSNorm")
 def rmsnorm(fn):
-    problem = function_problem(fn, "check.rmsnorm(rmsnorm)") or _judged(rmsnorm_problem, fn)
+    problem = (function_problem(fn, "check.rmsnorm(rmsnorm)") or _judged(rmsnorm_problem, fn)
+               or on_my_value_problem(fn, "rmsnorm"))
     return _verdict(problem, "each x divided by the root of its mean square (plus 1e-5), with the right gradients; "
                              "an x of all zeros stays 0")
 
 
 @checker("Build it: one attention head")
 def attention_head(fn):
-    problem = function_problem(fn, "check.attention_head(attention_head)") or hint_from_softmax(fn, _judged(head_problem, fn))
+    problem = (function_problem(fn, "check.attention_head(attention_head)")
+               or hint_from_softmax(fn, _judged(head_problem, fn)) or on_my_value_problem(fn, "attention_head"))
     return _verdict(problem, "scores q·k / √4, their softmax, the values mixed by it, and the right gradients; with "
                              "one key cached, the output is that key's value")
 

@@ -63,7 +63,8 @@ def rmsnorm(x):
     "lesson 11: attention_head": '''\
 def attention_head(q_h, k_h, v_h):
     """One head at one position: q_h is its query; k_h and v_h hold the keys and values cached so far."""
-    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
+    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5
+                   for t in range(len(k_h))]
     attn_weights = softmax(attn_logits)
     head_out = [sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim)]
     return head_out

@@ -12,6 +12,7 @@ after a restart that skipped the lesson's first cell.
 from pathlib import Path
 
 from . import stale
+from .name_errors import explain_name_errors
 from .cell_code import binds_value, missing_names, python_of
 from .pieces import BY_KEY
 from .saved import FILE_NAME, section_key, sections, store
@@ -89,8 +90,10 @@ def my_micrograd(line, cell):
 
 
 def load_ipython_extension(ipython):
-    """%load_ext micrograd.course.yours (or .magic): adds the %%my_micrograd cell magic."""
+    """%load_ext micrograd.course.yours (or .magic): adds the %%my_micrograd cell magic, and a sentence under each
+    NameError saying what to run first (a kernel's start runs this, after a restart too)."""
     ipython.register_magic_function(my_micrograd, magic_kind="cell", magic_name="my_micrograd")
+    explain_name_errors(ipython)
 
 
 def enable_magic():

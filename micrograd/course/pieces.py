@@ -8,7 +8,19 @@ import math
 
 from . import lesson11_carried
 
-__all__ = ["Piece", "PIECES", "BY_KEY", "COMPANIONS"]
+__all__ = ["Piece", "PIECES", "BY_KEY", "COMPANIONS", "no_prev"]
+
+# Where classes written after others' code keep a node's inputs when not in _prev (microgpt's _children first).
+_OTHER_INPUT_NAMES = ("_children", "children", "inputs", "_inputs", "prev", "_parents", "parents", "_operands")
+
+
+def no_prev(node):
+    """What to say about a MyValue node without _prev, the name lesson 2 asks for and the given code reads."""
+    kept = next((name for name in _OTHER_INPUT_NAMES if hasattr(node, name)), None)
+    where = (f"; yours keeps them in {kept}" + (", microgpt's name for them" if kept == "_children" else "")
+             if kept else "")
+    return (f"your MyValue has no _prev: lesson 2 asks for it, the tuple of the Values a node is made from{where}. "
+            "The lessons' code reads _prev, the lecture's name: self._prev = tuple(_children)")
 
 
 class Piece:

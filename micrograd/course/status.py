@@ -24,7 +24,8 @@ def row(name, result, results):
     if result.status == "missing":
         return (f"… {name}: using the worked answer, as {lesson}'s is not written yet",
                 f"{shows}. Write yours in {lesson} and run its cell: from then on, this lesson runs on it.")
-    return (f"✗ {name}: using the worked answer, as yours fails {lesson}'s check",
+    lead = getattr(result, "lead", None) or f"yours fails {lesson}'s check"
+    return (f"✗ {name}: using the worked answer, as {lead}",
             f"{result.message.rstrip('.')}. {shows}; fix yours in {lesson} and run its cell again.")
 
 

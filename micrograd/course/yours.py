@@ -17,6 +17,8 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
   lesson that wrote it, and one line says what the lesson runs on: yours, or,
   while yours is not written yet or fails its check, the package's worked
   answer (``answer("lesson 3: MyValue")`` shows it), so a lesson always runs.
+  ``whose(MyValue)`` says which, for an output's label: "your MyValue" or "the
+  worked answer's MyValue".
 
 Everything is plain Python: ``my_micrograd.py`` can be read and edited, and the
 loader runs its sections in lesson order in one namespace, as if the cells had
@@ -28,16 +30,17 @@ import contextlib
 import io
 import math
 import random
+import weakref
 
 from . import lesson11_carried
 from .answers import ANSWERS, answer
 from .cell_code import binds_value, python_of
 from .magic import enable_magic, load_ipython_extension
-from .pieces import BY_KEY, PIECES
+from .pieces import BY_KEY, PIECES, no_prev
 from .saved import FILE_NAME, order, path_in, sections, store
 from .status import Status, row, show
 
-__all__ = ["use", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
+__all__ = ["use", "whose", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
 
 
 class _Result:
@@ -66,9 +69,19 @@ def _check(piece, ns, before):
         outcome = piece.check(ns)
     except NotImplementedError:
         return ("not attempted", "not written yet")
+    except AttributeError as error:
+        if _lacks_prev(error, ns):
+            raise
+        return ("failed", f"your code raised {type(error).__name__}: {error}")
     except Exception as error:  # noqa: BLE001 - as the checkers themselves report it
         return ("failed", f"your code raised {type(error).__name__}: {error}")
     return outcome[0], outcome[1]
+
+
+def _lacks_prev(error, ns):
+    """Is error the given code (or a worked answer) reading _prev from a MyValue that has none?"""
+    cls = ns.get("MyValue")
+    return getattr(error, "name", None) == "_prev" and isinstance(cls, type) and isinstance(getattr(error, "obj", None), cls)
 
 
 _CACHE = {}
@@ -138,7 +151,11 @@ def _load(lesson, folder=None):
                                                  "Value is the package's: name yours MyValue, the class and every "
                                                  "Value inside it")
                 else:
-                    status, message = _check(piece, ns, before)
+                    try:
+                        status, message = _check(piece, ns, before)
+                    except AttributeError as error:  # _lacks_prev: the cause is MyValue's, named once, there
+                        status, message = "failed", no_prev(error.obj)
+                        _my_value_falls_back(ns, results, message)
                 if status == "not attempted":
                     status, message = "missing", "not written yet"
                 source = "yours"
@@ -153,6 +170,34 @@ def _load(lesson, folder=None):
     _CACHE.clear()
     _CACHE[cache_key] = (ns, results)
     return ns, results
+
+
+def _my_value_falls_back(ns, results, message):
+    """The learner's MyValue has no _prev, which the pieces after it read: the worked answer's MyValue instead
+    (lesson 4's operations go on it next), and the reason on MyValue's line."""
+    for key in ("lesson 2: MyValue", "lesson 3: MyValue"):
+        if key in results and results[key].status == "passed":
+            results[key] = _Result(key, "failed", message, "yours")
+            results[key].lead = "yours has no _prev"
+    key = "lesson 3: MyValue"
+    _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
+
+
+_WHOSE = weakref.WeakKeyDictionary()  # a piece use() gave -> whose code it is; forgotten with the piece
+
+
+def whose(piece):
+    """Whose code a piece that use() gave is, for an output's label: "your MyValue" or "the worked answer's
+    MyValue".  A class made from it (lesson 11's class MyValue(MyValue)) is whose its base is."""
+    name = getattr(piece, "__name__", type(piece).__name__)
+    for candidate in getattr(piece, "__mro__", (piece,)):
+        try:
+            owner = _WHOSE.get(candidate)
+        except TypeError:  # not something a weak reference can point at: an int, a list
+            owner = None
+        if owner is not None:
+            return f"your {name}" if owner == "yours" else f"the worked answer's {name}"
+    raise ValueError(f"{name} did not come from yours.use(...): load it with use() first, then ask whose it is")
 
 
 def _key_for(name, lesson):
@@ -186,4 +231,7 @@ def use(*names, lesson, folder=None):
         rows.append(row(label, results[key], results))
     show(Status(rows))
     objects = tuple(ns[name] for name in names)
+    for name, obj in zip(names, objects):
+        with contextlib.suppress(TypeError):  # classes and functions, the pieces use() gives, take weak references
+            _WHOSE[obj] = "yours" if results[keys[name]].status == "passed" else "the worked answer"
     return objects[0] if len(objects) == 1 else objects

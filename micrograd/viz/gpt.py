@@ -13,7 +13,8 @@ loss.  Blocks that hold parameters are amber and say how many.  A second
 layer and more are one dashed box: the same blocks with their own weights.
 
 The DOT text is a function of the model's sizes (and the letters given) only,
-so it is the same in every process; about 700 px wide for four heads.
+so it is the same in every process; for four heads, about 820 px wide and 670 px tall: a
+learner's page (an output about 850 px wide, a notebook about 680 px tall) shows it whole.
 """
 
 from . import style
@@ -33,7 +34,7 @@ _NOTE_PT = 10  # 13.3 CSS px: the smallest text in the drawing
 # The residual stream runs through these (and the + nodes): one straight column (Graphviz's group).
 _HEADS_PER_LINE = 4  # four heads' boxes make a line about 620 px wide
 _STRAIGHT = 8  # the weight of the residual stream's edges: Graphviz keeps them short and straight
-_STREAM = {"embed", "attn_norm", "heads", "wo", "mlp", "more_layers", "head"}
+_STREAM = {"embed", "qkv", "heads", "wo", "mlp", "more_layers", "head"}
 
 
 def gpt_sizes(model=None, **sizes):
@@ -211,27 +212,34 @@ def _layer(i, C, H, head_dim, seen, residual):
     straight = f" [weight={_STRAIGHT}]"
     side = ' [style=dashed label=" residual" weight=0]'
     heads = [_box(f"head {h}", f"softmax(q·k / √{head_dim}) · v") for h in range(H)]
+    wo = _box("Wo · heads", f"{C} × {C}", fill=_PARAMETER)
+    if H <= _HEADS_PER_LINE:  # Wo joins the heads' row: what each head computes goes in its caption, to fit
+        heads = [_box(f"head {h}") for h in range(H)]
     return [
         f"\tsubgraph cluster_attention{i} {{\n\t\tlabel=<<B>layer {i}: attention</B>>\n",
         f'\t\tstyle="rounded,dashed" color="{style.EDGE}" fontsize=11 margin=6\n',
-        "\t" + _row(f"attn_norm{i}", _box("rmsnorm")),
-        "\t" + _row(
+        "\t" + _row(  # the norm in the row of what it feeds: the drawing stays a screen tall
             f"qkv{i}",
+            _box("rmsnorm"),
             _box("q = Wq · x", f"{C} × {C}", fill=_PARAMETER),
             _box("k = Wk · x", f"{C} × {C}", fill=_PARAMETER),
             _box("v = Wv · x", f"{C} × {C}", fill=_PARAMETER),
             _box("KV cache: k, v of", seen, fill="#ffffff", dashed=True),
-            arrows=(2,),
-            ports={0: "q", 1: "k", 2: "v", 3: "cache"},
+            arrows=(0, 3),
+            ports={1: "q", 2: "k", 3: "v", 4: "cache"},
         ),
-        "\t" + _row(f"heads{i}", *heads, caption=f"{H} heads, each over the cache", per_line=_HEADS_PER_LINE),
-        "\t" + _row(f"wo{i}", _box("Wo · heads", f"{C} × {C}", fill=_PARAMETER)),
+        *(  # up to four heads, Wo in their row: the drawing stays a screen tall
+            ["\t" + _row(f"heads{i}", *heads, wo, arrows=(H - 1,), caption=f"{H} heads, each softmax(q·k / √{head_dim}) · v over the cache, then Wo")]
+            if H <= _HEADS_PER_LINE else
+            ["\t" + _row(f"heads{i}", *heads, caption=f"{H} heads, each over the cache", per_line=_HEADS_PER_LINE),
+             "\t" + _row(f"wo{i}", wo)]
+        ),
         "\t}\n",
         _plus(f"attn_add{i}"),
-        f"\t{residual} -> attn_norm{i}{straight}\n",
-        "".join(f"\tattn_norm{i} -> qkv{i}:{port}:n\n" for port in "qkv"),
-        f"\tqkv{i}:q:s -> heads{i}\n\tqkv{i}:cache:s -> heads{i}\n\theads{i} -> wo{i}{straight}\n",
-        f"\two{i} -> attn_add{i}{straight}\n",
+        f"\t{residual} -> qkv{i}{straight}\n",
+        f"\tqkv{i}:q:s -> heads{i}\n\tqkv{i}:cache:s -> heads{i}\n",
+        f"\theads{i} -> attn_add{i}{straight}\n" if H <= _HEADS_PER_LINE else
+        f"\theads{i} -> wo{i}{straight}\n\two{i} -> attn_add{i}{straight}\n",
         f"\t{residual} -> attn_add{i}{side}\n",
         "\t" + _row(
             f"mlp{i}",

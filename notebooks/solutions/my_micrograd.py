@@ -90,16 +90,19 @@ def my_backward(root):
 
 # %% lesson 4: more operations
 import math
+import numbers
 
 
 def as_my_value(x):
-    """A plain number becomes a leaf MyValue; anything else stays as it is."""
-    return MyValue(x) if isinstance(x, (int, float)) else x
+    """A plain number becomes a leaf MyValue, as a float: an int, a float or any other real number
+    (numpy's np.mean divides by its own integer type); anything else stays as it is."""
+    return MyValue(float(x)) if isinstance(x, numbers.Real) else x
 
 
 def one_input_node(x, data, op, local):
-    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of keeping it:
-    in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the lecture writes it."""
+    """The node op(x), holding data, whose local derivative d out/d x is local, for either way of
+    keeping it: in _local_grads, read by lesson 3's _backward, or in a _backward closure, as the
+    lecture writes it."""
     out = MyValue(data, (x,), op)
     out._local_grads = (local,)
 
@@ -256,7 +259,8 @@ def rmsnorm(x):
 # %% lesson 11: attention_head
 def attention_head(q_h, k_h, v_h):
     """One head at one position: q_h is its query; k_h and v_h hold the keys and values cached so far."""
-    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
+    attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5
+                   for t in range(len(k_h))]
     attn_weights = softmax(attn_logits)
     head_out = [sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim)]
     return head_out
