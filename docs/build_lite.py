@@ -123,8 +123,10 @@ def package_wheel(folder, work):
 
 
 def profile_wheel(folder):
-    """A wheel holding the kernel's IPython profile: it loads micrograd.course.browser when the kernel starts."""
-    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.browser"]}}
+    """A wheel holding the kernel's IPython profile: the extensions every kernel loads when it starts, after a
+    restart too: %%my_micrograd and the sentence under a NameError (as make setup gives JupyterLab's kernels),
+    and what the browser needs (micrograd.course.browser)."""
+    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.magic", "micrograd.course.browser"]}}
     name, version = PROFILE_PACKAGE, "1.0.0"
     dist_info = f"{name}-{version}.dist-info"
     files = {

@@ -275,6 +275,20 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     assert (app / "static" / "graphviz" / "viz.js").is_file()
 
 
+def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
+    # As make setup has JupyterLab's kernels load micrograd.course.magic: %%my_micrograd, and a NameError that says
+    # what to run first, from a kernel's start, after a restart too.
+    import zipfile
+
+    (wheel,) = (app / "static" / "pyodide").glob("micrograd_lite_kernel-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        config = json.loads(archive.read("micrograd_lite_kernel/ipython/profile_default/ipython_config.json"))
+    assert config["InteractiveShellApp"]["extensions"] == ["micrograd.course.magic", "micrograd.course.browser"]
+    kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["loadPyodideOptions"]["env"]["IPYTHONDIR"] == "/lib/python3.14/site-packages/micrograd_lite_kernel/ipython"
+
+
 def test_the_lessons_that_need_numpy_say_so_in_their_first_cell_in_the_app(app):
     for name in ["07_classifier.ipynb", "08_real_data.ipynb", "09_debugging_autograd.ipynb", "10_memory_and_speed.ipynb"]:
         first = json.loads((app / "files" / name).read_text())["cells"][0]
