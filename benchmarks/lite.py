@@ -23,6 +23,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -32,75 +33,51 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "docs"), str(REPO / "scripts")]
+sys.path[:0] = [str(REPO / "docs"), str(REPO / "scripts"), str(REPO / "tests")]
+import chromium  # noqa: E402  the tests' Chromium, and how they drive the app (a learner's clicks)
+import test_lite as app_driver  # noqa: E402
 
-CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 300_000
+
 LESSONS = ["02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "04_autograd.ipynb"]
-TIMEOUT_MS = 600_000
-FIRST_OUTPUT = "() => { const cell = document.querySelector('.jp-Notebook .jp-CodeCell'); return cell && cell.querySelector('.jp-OutputArea-output') !== null && /\\[\\d+\\]/.test(cell.querySelector('.jp-InputPrompt').textContent); }"
-RUN_FINISHED = """() => {
-  const prompts = Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')).map(p => p.textContent);
-  const idle = Array.from(document.querySelectorAll('.jp-StatusBar-Item')).some(i => /\\| Idle$/.test(i.textContent.trim()));
-  return idle && prompts.some(p => /\\[\\d+\\]/.test(p)) && !prompts.some(p => p.includes('*'));
-}"""
+FIRST_OUTPUT = """panel => { const cell = panel.querySelector('.jp-Notebook .jp-CodeCell');
+  return cell !== null && cell.querySelector('.jp-OutputArea-output') !== null; }"""
 
 
-def serve(folder):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
-def offline_page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    refused = []
-
-    def route(request_route):
-        url = urlparse(request_route.request.url)
-        if url.scheme in ("http", "https", "ws", "wss") and url.hostname != "127.0.0.1":
-            refused.append(request_route.request.url)
-            return request_route.abort()
-        return request_route.continue_()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return page, refused
-
-
-def run_all_from_menu(page):
-    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
-    page.keyboard.press("Escape")
-    page.get_by_role("menuitem", name="Edit", exact=True).click()
-    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-
-
-def first_output_seconds(page, url):
+def first_output_seconds(page, lesson):
+    """From opening the lesson (the app already in the page) to its first cell's output, Run All chosen as soon as
+    its kernel is ready; then the rest of the run, and the lesson closed with its kernel."""
     started = time.perf_counter()
-    page.goto(url)
-    run_all_from_menu(page)
-    page.wait_for_function(FIRST_OUTPUT, timeout=TIMEOUT_MS)
+    panel = app_driver.open_lesson(page, lesson)
+    app_driver.run_all(page, panel, wait=False)
+    page.wait_for_function(FIRST_OUTPUT, arg=panel.element_handle())
     seconds = time.perf_counter() - started
-    page.wait_for_function(RUN_FINISHED, timeout=TIMEOUT_MS)
+    page.wait_for_function(chromium.RUN_FINISHED, arg=panel.element_handle())
+    app_driver.close_and_shut_down(page)
     return seconds
 
 
-def run_all_seconds(page, url):
+def run_all_in_app(page, lesson):
+    started = time.perf_counter()
+    panel = app_driver.open_lesson(page, lesson)
+    app_driver.run_all(page, panel)
+    seconds = time.perf_counter() - started
+    app_driver.close_and_shut_down(page)
+    return seconds
+
+
+def run_all_in_jupyterlab(browser, url):
+    page = chromium.new_page(browser, 1280, 800, TIMEOUT_MS)
     started = time.perf_counter()
     page.goto(url)
-    run_all_from_menu(page)
-    page.wait_for_timeout(200)
-    page.wait_for_function(RUN_FINISHED, timeout=TIMEOUT_MS)
-    return time.perf_counter() - started
+    panel = page.locator(".jp-NotebookPanel")
+    page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"\| Idle$")).wait_for()
+    app_driver.run_all(page, panel)
+    seconds = time.perf_counter() - started
+    page.context.close()
+    return seconds
 
 
 class JupyterLab:
@@ -118,8 +95,8 @@ class JupyterLab:
         settings.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         env = dict(os.environ, JUPYTER_CONFIG_DIR=str(workdir / "config"), JUPYTER_RUNTIME_DIR=str(self.runtime),
                    JUPYTERLAB_SETTINGS_DIR=str(workdir / "settings"), JUPYTER_PREFER_ENV_PATH="1")
-        command = lab.command(["--no-browser", "--ServerApp.port=0", f"--IdentityProvider.token={self.token}",
-                               f"--ServerApp.root_dir={self.root}"])
+        command = lab.command(["--no-browser", "--ServerApp.port=0", f"--IdentityProvider.token={self.token}"],
+                              root=self.root)
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
         self.port = self._wait()
@@ -145,12 +122,16 @@ class JupyterLab:
         self.process.wait(30)
 
 
+def serve(folder):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(app_driver.QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", help="an app make lite built (default: build one into a temporary folder)")
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory(prefix="micrograd-bench-lite-") as work:
         work = Path(work)
         if args.app:
@@ -162,31 +143,27 @@ def main(argv=None):
         size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
         server, base = serve(app)
         lab = JupyterLab(work)
-        rows = []
+        playwright, browser = chromium.launch()
+        rows, refused = [], []
         try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                page, refused = offline_page(browser)
-                lesson3 = f"{base}/lab/index.html?path=03_backprop_by_hand.ipynb"
-                cold = first_output_seconds(page, lesson3)
-                warm = first_output_seconds(page, lesson3)
-                page.context.close()
-                for lesson in LESSONS:
-                    page, more = offline_page(browser)  # a fresh profile per lesson: each starts a kernel from cold
-                    in_browser = run_all_seconds(page, f"{base}/lab/index.html?path={lesson}")
-                    refused += more
-                    page.context.close()
-                    page, _ = offline_page(browser)
-                    in_lab = run_all_seconds(page, lab.url(lesson))
-                    page.context.close()
-                    rows.append((lesson, in_browser, in_lab))
-                browser.close()
+            offline = app_driver.Offline(browser)  # a new profile: an empty cache
+            page = offline.page
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(f"{base}/lab/index.html")
+            cold = first_output_seconds(page, "03_backprop_by_hand.ipynb")
+            page.goto(f"{base}/lab/index.html")  # the app opened again: everything comes from the cache
+            warm = first_output_seconds(page, "03_backprop_by_hand.ipynb")
+            for lesson in LESSONS:
+                rows.append((lesson, run_all_in_app(page, lesson), run_all_in_jupyterlab(browser, lab.url(lesson))))
+            refused = offline.refused
         finally:
+            browser.close()
+            playwright.stop()
             lab.stop()
             server.shutdown()
     print(f"The browser app: {size / 1e6:.1f} MB ({app})")
-    print(f"Lesson 3, from opening it to its first cell's output: cold {cold:.1f} s, warm {warm:.1f} s")
-    print("Run All, from opening the lesson to its last cell's end (each from a cold start):")
+    print(f"Lesson 3, from opening it to its first cell's output: cold {cold:.1f} s (an empty cache), warm {warm:.1f} s")
+    print("Run All, from opening the lesson to its last cell's end (the app's kernel starts each time; JupyterLab's too):")
     print(f"  {'lesson':<28} {'browser (Pyodide)':>18} {'JupyterLab (CPython)':>21} {'ratio':>6}")
     for lesson, in_browser, in_lab in rows:
         print(f"  {lesson:<28} {in_browser:>16.1f} s {in_lab:>19.1f} s {in_browser / in_lab:>5.1f}x")

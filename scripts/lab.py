@@ -17,14 +17,14 @@ from pathlib import Path
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-def command(extra_args):
-    """The argv that starts JupyterLab on notebooks/, ending with extra_args."""
+def command(extra_args, root=NOTEBOOKS):
+    """The argv that starts JupyterLab on notebooks/ (or another folder of lessons), ending with extra_args."""
     argv = [
         sys.executable,
         "-m",
         "jupyterlab",
         "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.root_dir={NOTEBOOKS}",
+        f"--ServerApp.root_dir={root}",
     ]
     # Jupyter refuses to run as root unless told to; containers and CI run as root.
     if hasattr(os, "geteuid") and os.geteuid() == 0:

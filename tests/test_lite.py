@@ -119,14 +119,16 @@ def type_into_cell(page, panel, first_line, code):
     page.keyboard.insert_text(code)
 
 
-def run_all(page, panel):
+def run_all(page, panel, wait=True):
+    """Edit > Clear Outputs, then Run > Run All Cells; with wait, until the run has finished."""
     page.keyboard.press("Escape")
     # The stored outputs and counts go first, so a finished run is told apart from them.
     page.get_by_role("menuitem", name="Edit", exact=True).click()
     page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
+    if wait:
+        page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
 
 
 def close_and_shut_down(page):
