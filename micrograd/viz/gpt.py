@@ -17,6 +17,7 @@ so it is the same in every process; about 700 px wide for four heads.
 """
 
 from . import style
+from .describe import Words
 from .dotsource import GRAPH_NAME
 from .drawing import GraphDrawing
 from .labels import html_text
@@ -194,6 +195,14 @@ def draw_gpt(model=None, letters=None, position=None, *, page_width=PAGE_WIDTH_P
     drawing.node_count = sum(1 for line in body if " [label=" in line)
     drawing.page_width = page_width
     drawing.rankdir = "TB"
+    drawing.words = Words(
+        f"One position of a GPT, drawn as blocks: {L} layer{'s' * (L != 1)}, {H} heads, {total:,} parameters",
+        f"Top to bottom: the {token} embedding (wte, {V} × {C}) plus the {where} embedding (wpe, {T} × {C}), "
+        f"then rmsnorm.\nEach layer: rmsnorm; q, k and v; each of {H} heads scores q·k/√{C // H} over the keys of "
+        f"{seen}, softmax, a weighted sum of values; Wo; added back onto the residual stream; then "
+        f"rmsnorm, fc1, ReLU, fc2, added back.\nLast: lm_head ({V} × {C}) gives {V} logits, softmax "
+        f"{V} probabilities, and the loss is −log p[next token].",
+    )
     return drawing
 
 

@@ -100,7 +100,7 @@ def graph_html(drawing, layout=None):
     try:
         if layout is None:
             return drawing.html()
-        return fit_to_page(layout.svg(drawing), drawing.page_width, dot=drawing.source)
+        return fit_to_page(layout.svg(drawing), drawing.page_width, dot=drawing.source, words=drawing.words)
     except graphviz.ExecutableNotFound as error:
         return no_graphviz_html(error, drawing)
 

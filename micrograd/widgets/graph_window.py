@@ -80,4 +80,4 @@ class GraphWindow:
             note = f"Showing the part of the graph around {what}; tick Whole graph to scroll through all of it."
         self.window = part
         head = f'<div class="micrograd-window-note" style="{_NOTE_STYLE}">{html.escape(note)}</div>' if note else ""
-        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source)
+        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source, words=drawing.words)
