@@ -4,7 +4,7 @@ import html
 
 from .. import optional
 
-__all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
+__all__ = ["require", "Controller", "SCREEN_READER_ONLY", "announced", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
 
 # A graph panel scrolls within this height, so the buttons and the panel of
 # numbers above it stay on a 800 px screen while the graph is explored.
@@ -70,6 +70,20 @@ def static_html(body):
         '<div class="micrograd-static-caption" style="font-size:12px;color:#64748b">'
         "A picture of the widget; run the notebook to use it.</div></div>"
     )
+
+
+# Text for a screen reader alone: out of sight, still in the accessibility tree (display:none would drop it).
+SCREEN_READER_ONLY = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
+
+
+def announced(body):
+    """``body`` as a polite live region: a screen reader reads it out when it changes, after what it is saying.
+
+    A panel that a button press rewrites (the step just taken) is one; the numbers a slider moves
+    are not (the slider says its own value).  ``aria-atomic``: the whole panel is read, not the
+    one number that changed, so the line makes sense heard alone.
+    """
+    return f'<div class="micrograd-announced" role="status" aria-live="polite" aria-atomic="true">{body}</div>'
 
 
 def message_html(text, kind="note"):

@@ -5,7 +5,7 @@ import time
 
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
-from ._base import Controller, fmt, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, message_html, static_html, widgets
 from .plots import TrainingPlot
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
@@ -94,10 +94,10 @@ class TrainingStepper(Controller):
 
     def _build_widgets(self, run_steps, play_interval):
         button = {"width": "100px"}  # room for the icon and the word, no more
-        self.step_button = widgets.Button(description="Step", icon="step-forward", tooltip="one training step", layout=button)
+        self.step_button = widgets.Button(description="Step", tooltip="one training step", layout=button)
         self.run_steps = widgets.BoundedIntText(value=run_steps, min=1, max=100_000, description="steps", layout={"width": "150px"})
-        self.run_button = widgets.Button(description="Run", icon="forward", tooltip="run that many steps", layout=button)
-        self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="initial parameters, empty history", layout=button)
+        self.run_button = widgets.Button(description="Run", tooltip="run that many steps", layout=button)
+        self.reset_button = widgets.Button(description="Reset", tooltip="initial parameters, empty history", layout=button)
         self.play = widgets.Play(value=0, min=0, max=10**9, interval=play_interval, show_repeat=False, tooltip="play / pause")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="run", layout={"width": "260px"})
         scheduled = self.session.scheduled
@@ -119,7 +119,9 @@ class TrainingStepper(Controller):
         self.status = widgets.HTML()
         width, height = self.plot.size
         # Shown at the size it was drawn for: the PNG has DENSITY times the pixels.
-        self.image = widgets.Image(format="png", layout={"width": f"{width}px", "height": f"{height}px"})
+        # ipywidgets' Image takes no alt text; its tooltip (the title attribute) is its accessible name.
+        self.image = widgets.Image(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
+                                   tooltip="the loss per step and the decision boundary")
 
         self.step_button.on_click(lambda _: self._guarded(self.step))
         self.run_button.on_click(lambda _: self._guarded(self.run))
@@ -215,7 +217,7 @@ class TrainingStepper(Controller):
         lr = self.session.learning_rate
         if self.session.scheduled:
             self.lr_slider.value = min(lr, self.lr_slider.max)
-        self.status.value = self._status_html()
+        self.status.value = announced(self._status_html())
 
     def _status_html(self):
         parts = [f"step <b class='micrograd-step'>{len(self.history)}</b>"]
