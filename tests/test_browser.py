@@ -38,6 +38,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from axe import blocking, counts, described, run_axe
+
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
@@ -57,7 +59,7 @@ CHROMIUM_ARGS = [
 START_TIMEOUT_SECONDS = 120
 STOP_TIMEOUT_SECONDS = 30
 PAGE_TIMEOUT_MS = 120_000  # a loaded CI machine can take a while to start a kernel
-HIGHLIGHT = "#dc2626"  # micrograd.viz's highlight colour
+HIGHLIGHT = "#b91c1c"  # micrograd.viz's highlight colour
 KERNEL_READY = re.compile(r"^Python 3 \(ipykernel\) \| Idle$")
 
 # JupyterLab settings for the test's own settings directory: no pop-up
@@ -508,6 +510,15 @@ def run_all(page, panel):
 
 
 LESSON_TIMEOUT_MS = 600_000  # the slowest lesson trains a digit classifier
+
+# axe-core checks these lessons, run, in the page measured above: a drawing lesson, the backprop
+# stepper's, the training stepper's and the GPT's (the generation stepper, attention heatmaps).
+AXE_LESSONS = ("02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "06_training_loop.ipynb", "11_gpt.ipynb")
+# What the project writes in a lesson's page: its prose and its cells' outputs (drawings, verdicts,
+# widgets). JupyterLab's own menus, toolbars, editors and panels are its own, and left out.
+OURS = [".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownOutput", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"]
+# $MICROGRAD_AXE_REPORT=1: axe also runs on the whole page, and the report counts both.
+AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -578,6 +589,14 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 not_run = []
                 stored_as_text = []
             found = panel.evaluate(MEASURE)
+            axe_issues = []
+            if name in AXE_LESSONS:
+                ours = run_axe(page, include=OURS)
+                axe_issues = [f"axe: {line}" for line in described(blocking(ours))]
+                report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}")
+                if AXE_REPORT:
+                    whole = run_axe(page)
+                    report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
             if SHOTS:
                 screenshot_widgets(page, panel, name)
             width = panel.locator(".jp-OutputArea-output").first.evaluate("e => e.getBoundingClientRect().width")
@@ -585,6 +604,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             issues = found["wide"] + found["smallText"] + found["stretched"] + found["asText"] + stored_as_text
             issues += [f"cell {i} did not run (an earlier cell failed?)" for i in not_run]
             issues += [f"console error: {text}" for text in errors]
+            issues += axe_issues
             if issues:
                 problems[name] = issues
             # Shut the kernel down: one kernel at a time on a small CI machine.

@@ -225,7 +225,7 @@ def highlighted_value_nodes(svg):
     names = []
     for block in re.findall(r'<g id="node\d+" class="node">(.*?)</g>', svg, flags=re.S):
         title = re.search(r"<title>(.*?)</title>", block).group(1)
-        if title.startswith("v") and 'stroke="#dc2626"' in block:
+        if title.startswith("v") and 'stroke="#b91c1c"' in block:
             names.append(title)
     return names
 
@@ -960,7 +960,7 @@ def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
         "digraph micrograd {\n"
         '\tv0 [label=<<TABLE><TR><TD>data 2.0000</TD><VR/><TD>grad 0.5000</TD></TR></TABLE>> fillcolor="#dbeafe"]\n'
         '\tv1 [label=<<TABLE><TR><TD>grad -1.0000e-05 … 2.0000</TD></TR></TABLE>>]\n'
-        '\tv0 -> o2 [label="local 3.0000" color="#dc2626"]\n'
+        '\tv0 -> o2 [label="local 3.0000" color="#b91c1c"]\n'
         "\tv1 -> o2\n"
         "\to2 -> v2\n"
         "}\n"

@@ -8,6 +8,8 @@ always quotes the code that is actually installed, never a copy.
 import inspect
 import textwrap
 
+from ..palette import SOURCE_RULE
+
 __all__ = ["source_of", "show_source"]
 
 
@@ -108,7 +110,7 @@ def show_source(*objects):
     from IPython.display import display
 
     html = (
-        '<div style="max-height:32em;overflow:auto;font-size:13px;border-left:3px solid #90a4ae;padding-left:6px">'
+        '<div style="max-height:32em;overflow:auto;font-size:13px;border-left:3px solid ' + SOURCE_RULE + ';padding-left:6px">'
         + _highlighted(text)
         + "</div>"
     )

@@ -229,7 +229,7 @@ def _layer(i, C, H, head_dim, seen, residual):
             _box("q = Wq · x", f"{C} × {C}", fill=_PARAMETER),
             _box("k = Wk · x", f"{C} × {C}", fill=_PARAMETER),
             _box("v = Wv · x", f"{C} × {C}", fill=_PARAMETER),
-            _box("KV cache: k, v of", seen, fill="#ffffff", dashed=True),
+            _box("KV cache: k, v of", seen, fill=style.EMPTY_FILL, dashed=True),
             arrows=(2,),
             ports={0: "q", 1: "k", 2: "v", 3: "cache"},
         ),

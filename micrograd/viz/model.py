@@ -21,7 +21,7 @@ from .labels import check_precision, format_number, html_text
 from ..graphs import has_data
 from ..nn import MLP, Layer, Neuron
 
-INACTIVE_TEXT = "#94a3b8"
+INACTIVE_TEXT = style.INACTIVE_TEXT
 ACTIVATION_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigmoid", None: "linear"}
 
 

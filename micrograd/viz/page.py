@@ -11,6 +11,7 @@ import base64
 import html
 import re
 
+from ..palette import MUTED_TEXT
 from .options import PAGE_WIDTH_PX
 
 __all__ = ["svg_size", "fit_to_page", "in_words", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
@@ -72,7 +73,7 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     if width <= page_width:
         return box
     note = (
-        '<div class="micrograd-scroll-note" style="font-size:12px;color:#475569">'
+        f'<div class="micrograd-scroll-note" style="font-size:12px;color:{MUTED_TEXT}">'
         f"The drawing is {width:.0f} px wide: scroll sideways to see all of it.</div>"
     )
     return box + note

@@ -2,7 +2,7 @@
 
 import html
 
-from .. import optional
+from .. import optional, palette
 
 __all__ = ["require", "Controller", "SCREEN_READER_ONLY", "announced", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
 
@@ -67,7 +67,7 @@ def static_html(body):
 
     return (
         f'<div class="micrograd-static">{inline_drawings_as_images(body)}'
-        '<div class="micrograd-static-caption" style="font-size:12px;color:#64748b">'
+        f'<div class="micrograd-static-caption" style="font-size:12px;color:{palette.MUTED_TEXT}">'
         "A picture of the widget; run the notebook to use it.</div></div>"
     )
 
@@ -87,9 +87,11 @@ def announced(body):
 
 
 def message_html(text, kind="note"):
-    """A short message for a panel; ``kind='error'`` shows it in red."""
-    colour = "#b00020" if kind == "error" else "#444"
-    return f'<div class="micrograd-{kind}" style="color:{colour}">{html.escape(text)}</div>'
+    """A short message for a panel; ``kind='error'`` shows it in the theme's error colour (red), a note in
+    the theme's text colour, light or dark.  The words say what is wrong: the red only repeats it."""
+    if kind == "error":
+        return f'<div class="micrograd-error" style="color:{palette.ERROR_TEXT}">{html.escape(text)}</div>'
+    return f'<div class="micrograd-{kind}">{html.escape(text)}</div>'
 
 
 def graph_widget():
