@@ -18,13 +18,29 @@ BLOCKING = ("serious", "critical")
 # WCAG 2.0, 2.1 and 2.2 at levels A and AA: what universities must publish to.
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
+# Violations inside our outputs in what third-party code draws there, which no option of it reaches:
+# (rule, the element it comes from, why it is not ours).  They are reported, never hidden.
+NOT_OURS = (
+    ("aria-input-field-name", ".noUi-handle",
+     "ipywidgets 8.1's sliders: noUiSlider's handle has no accessible name, and ipywidgets has no option to give it one"),
+    ("button-name", ".widget-play",
+     "ipywidgets 8.1's Play: its play and stop buttons are icons with no name, and ipywidgets has no option for one"),
+    ("image-alt", ".jp-RenderedImage",
+     "JupyterLab's image renderer writes no alt for a PNG output (a matplotlib figure); the site gives each its text"),
+)
+
 RUN = """
-async ([include, exclude, tags]) => {
+async ([include, exclude, tags, notOurs]) => {
     const context = include === null ? document : {include, exclude};
     const result = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+    const whose = (rule, target) => {
+        const el = document.querySelector(target[0]);
+        const found = notOurs.find(([id, selector]) => id === rule && el && el.closest(selector));
+        return found ? found[2] : null;
+    };
     return result.violations.map(v => ({
         id: v.id, impact: v.impact, help: v.help,
-        nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 160),
+        nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 160), notOurs: whose(v.id, n.target),
                                   summary: (n.failureSummary || '').slice(0, 300)})),
     }));
 }
@@ -43,12 +59,28 @@ def run_axe(page, include=None, exclude=()):
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(path=str(axe_source()))
     include = None if include is None else [[selector] for selector in include]
-    return page.evaluate(RUN, [include, [[selector] for selector in exclude], TAGS])
+    return page.evaluate(RUN, [include, [[selector] for selector in exclude], TAGS, [list(rule) for rule in NOT_OURS]])
 
 
 def blocking(violations):
-    """The serious and critical ones."""
-    return [v for v in violations if v["impact"] in BLOCKING]
+    """The serious and critical ones, on elements the project makes (see NOT_OURS)."""
+    found = []
+    for v in violations:
+        nodes = [n for n in v["nodes"] if n["notOurs"] is None]
+        if v["impact"] in BLOCKING and nodes:
+            found.append(dict(v, nodes=nodes))
+    return found
+
+
+def not_ours(violations):
+    """{why: number of elements} of the violations NOT_OURS names."""
+    found = {}
+    for v in violations:
+        for n in v["nodes"]:
+            if n["notOurs"] is not None:
+                key = f"{v['impact']} {v['id']}: {n['notOurs']}"
+                found[key] = found.get(key, 0) + 1
+    return found
 
 
 def counts(violations):

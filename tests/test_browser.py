@@ -38,7 +38,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from axe import blocking, counts, described, run_axe
+from axe import blocking, counts, described, not_ours, run_axe
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
@@ -593,7 +593,8 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             if name in AXE_LESSONS:
                 ours = run_axe(page, include=OURS)
                 axe_issues = [f"axe: {line}" for line in described(blocking(ours))]
-                report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}")
+                report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}; "
+                              f"from third-party controls inside them: {not_ours(ours) or 'nothing'}")
                 if AXE_REPORT:
                     whole = run_axe(page)
                     report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))

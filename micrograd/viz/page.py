@@ -24,7 +24,7 @@ _ROOT = re.compile(r"<svg\b[^>]*>")
 _LENGTH = r'="([0-9.]+)(pt|px|)"'
 # A drawing's accessible name when nothing better is known, and the disclosure holding its description.
 DEFAULT_NAME = "a computation graph"
-WORDS_SUMMARY = "The graph in words"
+WORDS_SUMMARY = "In words"
 
 
 def svg_size(svg):
@@ -47,7 +47,7 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     ``words``: what the drawing says to a learner who cannot see it (a ``describe.Words``): its
     name becomes the picture's accessible name (an ``<img>``'s alt, or ``role="img"`` and
     ``aria-label`` on an inline SVG, whose text pieces a screen reader would otherwise read in
-    layout order), and its description a "The graph in words" disclosure under the box, which
+    layout order), and its description an "In words" disclosure under the box, which
     everyone can open and a screen reader reaches next.
 
     ``image=True`` puts the drawing in as an ``<img>`` of the SVG (a data URL) rather than inline:
