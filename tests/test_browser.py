@@ -306,6 +306,35 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     expect(backprop.locator(".micrograd-current")).to_have_text("d")
     wait_for_highlight(page, backprop, "d")
 
+    # What a screen reader reads (the accessibility tree): the drawing named by its expression, and
+    # the step just taken in the polite live panel.
+    tree = backprop.aria_snapshot()
+    assert re.search(r'- img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad 1\.0000\)"', tree), tree
+    status = backprop.get_by_role("status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    spoken = status.aria_snapshot()
+    assert "node 2 of 3: d" in spoken and "e.grad += 1.0000 × -2.0000" in spoken, spoken
+    drawing = page.locator(".jp-OutputArea-output .micrograd-drawing").first
+    assert re.search(r'- img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad [-0-9.]+\)"', drawing.aria_snapshot())
+    drawing.locator("details.micrograd-words summary").click()  # its description: the text view
+    expect(drawing.locator("details.micrograd-words pre")).to_contain_text("L  data -8.0000")
+
+    # The keyboard alone: Space on Back, Shift+Tab to Step, Enter on it; the focus is drawn.
+    back = button(backprop, "Back")
+    back.focus()
+    page.keyboard.press("Space")
+    expect(backprop.locator(".micrograd-current")).to_have_text("L")
+    page.keyboard.press("Shift+Tab")
+    step = button(backprop, "Step")
+    expect(step).to_be_focused()
+    ring = step.evaluate("b => { const s = getComputedStyle(b); return [s.outlineStyle, s.outlineWidth, s.boxShadow]; }")
+    assert (ring[0] != "none" and ring[1] != "0px") or ring[2] != "none", f"the focused Step button shows no focus: {ring}"
+    page.keyboard.press("Enter")
+    expect(backprop.locator(".micrograd-current")).to_have_text("d")
+    wait_for_highlight(page, backprop, "d")
+    if SHOTS:
+        backprop.screenshot(path=Path(SHOTS) / "backprop-stepper-keyboard.png")
+
     # Explorer: moving the x slider (with the keyboard) changes the output.
     output = explorer.locator(".micrograd-output")
     start = output.inner_text()

@@ -28,6 +28,7 @@ import functools
 import html.parser
 import http.server
 import json
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +39,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from axe import blocking, counts, described, not_ours, run_axe
+
 # Debian's Chromium and the flags the browser test starts it with.
 from test_browser import CHROMIUM_ARGS, chromium_or_fail
 
@@ -47,6 +50,11 @@ BUILD_SCRIPT = ROOT / "docs" / "build_site.py"
 BUILD_TIMEOUT_SECONDS = 600
 PAGE_TIMEOUT_MS = 60_000
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# What the project writes on each page: the article (the lessons, their outputs, the index). The
+# theme's header, sidebars and footer are Sphinx's and the theme's own, and left out.
+OURS = ["article.bd-article"]
+# $MICROGRAD_AXE_REPORT=1: axe also runs on the whole page, and the test prints both counts.
+AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 VIEWPORT = {"width": 1280, "height": 800}
 MIN_TEXT_PX = 11  # DESIGN.md: text never renders below 11 px
@@ -323,6 +331,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     log = PageLog(page, server)
     problems = {}
+    report = []
     for name in pages:
         log.problems = []
         page.goto(f"{server}/{name}", wait_until="load")
@@ -333,6 +342,12 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
         found += [f"raw math left in the text: {match!r}" for match in RAW_MATH.findall(shown["text"])[:5]]
         found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
         found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
+        ours = run_axe(page, include=OURS)  # WCAG 2.2 A and AA, serious and critical ones fail it
+        found += [f"axe: {line}" for line in described(blocking(ours))]
+        report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
+        if AXE_REPORT:
+            whole = run_axe(page)
+            report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
         if not all(shown["sourceDownloads"]):
             found.append("the download menu's source entry opens the file instead of saving it")
         notebook = lessons.get(Path(name))
@@ -346,6 +361,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
                 target.scroll_into_view_if_needed()
             page.screenshot(path=tmp_path / (Path(name).stem + ".png"))
     context.close()
+    print("\n".join(report))
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 
