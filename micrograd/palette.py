@@ -102,6 +102,11 @@ VERDICT_COLOURS = {
     "not attempted": ("#5d4037", "#fff8e1", "#a16207"),
 }
 SOURCE_RULE = "#64748b"  # the bar beside the package's own lines (show_source)
+# ... on a light card of their own, which Pygments' high-contrast style colours, in a dark theme too
+SOURCE_BACKGROUND = "#ffffff"
+SOURCE_TEXT = "#000000"
+# A disclosure's summary line, at least 24 px tall: a target a finger or a shaky hand can hit (WCAG 2.5.8).
+SUMMARY_STYLE = "cursor:pointer;min-height:24px;line-height:24px"
 
 # -- text on the page: the theme's colour where there is a theme, else these ----------------
 # JupyterLab's variables first, then the site theme's (pydata-sphinx-theme, light or dark).

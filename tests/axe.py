@@ -11,6 +11,7 @@ control, text below 4.5:1, an image with no text alternative); moderate and mino
 counted in the report.
 """
 
+import time
 from pathlib import Path
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -55,11 +56,20 @@ def axe_source():
 
 def run_axe(page, include=None, exclude=()):
     """axe's violations in ``page`` (a list of dicts: id, impact, help, nodes), limited to the CSS
-    selectors ``include`` (every element matching any of them; None: the whole document)."""
+    selectors ``include`` (every element matching any of them; None: the whole document).
+    None when no element matches ``include``."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(path=str(axe_source()))
+    if include is not None and not page.locator(", ".join(include)).count():
+        return None  # nothing of ours on this page (Sphinx's search page, say)
     include = None if include is None else [[selector] for selector in include]
-    return page.evaluate(RUN, [include, [[selector] for selector in exclude], TAGS, [list(rule) for rule in NOT_OURS]])
+    start = time.perf_counter()
+    found = page.evaluate(RUN, [include, [[selector] for selector in exclude], TAGS, [list(rule) for rule in NOT_OURS]])
+    SECONDS[0] += time.perf_counter() - start
+    return found
+
+
+SECONDS = [0.0]  # time spent in axe, for the report of what the check costs
 
 
 def blocking(violations):

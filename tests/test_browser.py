@@ -38,7 +38,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from axe import blocking, counts, described, not_ours, run_axe
+from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
@@ -642,7 +642,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             page.get_by_role("menuitem", name="Shut Down Kernel", exact=True).click()
     finally:
         page.context.close()
-        print("\n".join(report))
+        print("\n".join(report) + f"\naxe took {SECONDS[0]:.1f} s in all")
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(issues[:15]) for name, issues in problems.items())
 
 

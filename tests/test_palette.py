@@ -95,6 +95,7 @@ def _pairs():
         ("muted text on a light page", palette.MUTED_TEXT_FALLBACK, "#ffffff", TEXT),
         ("an error on a light page", palette.ERROR_TEXT_FALLBACK, "#ffffff", TEXT),
         ("a panel's text", palette.PANEL_TEXT, palette.PANEL_BACKGROUND, TEXT),
+        ("the package's own lines (show_source)", palette.SOURCE_TEXT, palette.SOURCE_BACKGROUND, TEXT),
         ("a panel's muted text", palette.PANEL_MUTED, palette.PANEL_BACKGROUND, TEXT),
         ("a letter on its chip", palette.PANEL_TEXT, palette.CHIP_FILL, TEXT),
         ("the newest letter on its chip", palette.PANEL_TEXT, palette.SAMPLE_COLOUR, TEXT),

@@ -39,7 +39,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from axe import blocking, counts, described, not_ours, run_axe
+from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
 # Debian's Chromium and the flags the browser test starts it with.
 from test_browser import CHROMIUM_ARGS, chromium_or_fail
@@ -343,8 +343,11 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
         found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
         found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
         ours = run_axe(page, include=OURS)  # WCAG 2.2 A and AA, serious and critical ones fail it
-        found += [f"axe: {line}" for line in described(blocking(ours))]
-        report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
+        if ours is not None:
+            found += [f"axe: {line}" for line in described(blocking(ours))]
+            report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
+        elif name.startswith("lessons/") or name == "index.html":
+            found.append(f"no {OURS} to check: the theme changed its layout?")
         if AXE_REPORT:
             whole = run_axe(page)
             report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
@@ -361,7 +364,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
                 target.scroll_into_view_if_needed()
             page.screenshot(path=tmp_path / (Path(name).stem + ".png"))
     context.close()
-    print("\n".join(report))
+    print("\n".join(report) + f"\naxe took {SECONDS[0]:.1f} s in all")
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 

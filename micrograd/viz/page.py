@@ -11,7 +11,7 @@ import base64
 import html
 import re
 
-from ..palette import MUTED_TEXT
+from ..palette import MUTED_TEXT, SUMMARY_STYLE
 from .options import PAGE_WIDTH_PX
 
 __all__ = ["svg_size", "fit_to_page", "in_words", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
@@ -68,6 +68,8 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     else:
         svg = svg.replace("<svg", f'<svg style="{size}" role="img" aria-label="{html.escape(name, quote=True)}"', 1)
     source = "" if dot is None else f' data-dot="{html.escape(dot, quote=True)}"'
+    if width > page_width:  # a box that scrolls takes the keyboard's focus, so the arrow keys scroll it
+        source += f' tabindex="0" role="group" aria-label="{html.escape(name, quote=True)}: scrolls sideways"'
     box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%"{source}>{svg}</div>'
     box += in_words(words)
     if width <= page_width:
@@ -89,7 +91,7 @@ def in_words(words):
         return ""
     return (
         '<details class="micrograd-words" style="font-size:13px;margin:2px 0 6px">'
-        f"<summary>{html.escape(WORDS_SUMMARY)}</summary>"
+        f'<summary style="{SUMMARY_STYLE}">{html.escape(WORDS_SUMMARY)}</summary>'
         f'<pre style="font-size:12px;margin:4px 0;white-space:pre;overflow-x:auto">{html.escape(words.description)}</pre></details>'
     )
 
