@@ -107,6 +107,9 @@ SOURCE_BACKGROUND = "#ffffff"
 SOURCE_TEXT = "#000000"
 # A disclosure's summary line, at least 24 px tall: a target a finger or a shaky hand can hit (WCAG 2.5.8).
 SUMMARY_STYLE = "cursor:pointer;min-height:24px;line-height:24px"
+# The ring around the widget control that has the keyboard's focus: the theme's brand blue, else this.
+FOCUS_RING_FALLBACK = "#1565c0"
+FOCUS_RING = f"var(--jp-brand-color1, {FOCUS_RING_FALLBACK})"
 
 # -- text on the page: the theme's colour where there is a theme, else these ----------------
 # JupyterLab's variables first, then the site theme's (pydata-sphinx-theme, light or dark).

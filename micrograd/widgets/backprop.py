@@ -4,7 +4,7 @@ import html
 
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
-from ._base import Controller, announced, fmt, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, focus_style, message_html, static_html, widgets
 from .drawing import draw, drawing_options, kept_layout, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
@@ -126,7 +126,7 @@ class BackpropStepper(Controller):
         self.run_button.on_click(lambda _: self.finish())
         self.reset_button.on_click(lambda _: self.reset())
         buttons = widgets.HBox([self.step_button, self.back_button, self.run_button, self.reset_button, self.whole_graph])
-        self.widget = widgets.VBox([buttons, self.panel, self.graph])
+        self.widget = widgets.VBox([buttons, self.panel, self.graph, focus_style()])
         self.widget.add_class("micrograd-backprop-stepper")
         self.panel.add_class("micrograd-panel")
 

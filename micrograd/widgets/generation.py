@@ -4,7 +4,7 @@ import html
 import random
 
 from ..gpt import token_probabilities
-from ._base import SCREEN_READER_ONLY, Controller, announced, message_html, static_html, widgets
+from ._base import SCREEN_READER_ONLY, Controller, announced, focus_style, message_html, static_html, widgets
 from .generation_html import CHOICE_PX, attention_html, draw_html, name_html, panel, probabilities_html, row
 
 __all__ = ["GenerationStepper"]
@@ -105,7 +105,7 @@ class GenerationStepper(Controller):
         buttons = widgets.HBox([self.step_button, self.back_button, self.end_button, self.reset_button])
         settings = widgets.HBox([self.temperature_slider, self.seed_box])
         panels = widgets.HBox([self.choice_panel, self.attention_panel], layout={"flex_flow": "row wrap"})
-        self.widget = widgets.VBox([buttons, settings, self.status, self.name_panel, panels])
+        self.widget = widgets.VBox([buttons, settings, self.status, self.name_panel, panels, focus_style()])
         self.widget.add_class("micrograd-generation-stepper")
         self.status.add_class("micrograd-status")
         self.choice_panel.add_class("micrograd-choice")

@@ -5,7 +5,7 @@ import time
 
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
-from ._base import Controller, announced, fmt, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, focus_style, message_html, static_html, widgets
 from .plots import TrainingPlot
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
@@ -130,7 +130,7 @@ class TrainingStepper(Controller):
         self.play.observe(self._on_play, names="value")
 
         controls = widgets.HBox([self.step_button, self.run_steps, self.run_button, self.play, self.reset_button])
-        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.image])
+        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.image, focus_style()])
         self.widget.add_class("micrograd-training-stepper")
         self.status.add_class("micrograd-status")
 
