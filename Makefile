@@ -44,6 +44,12 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
 
+# axe-core, which the browser and site tests inject into the pages they open, from package.json's pin.
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
 lab: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/lab.py
@@ -54,7 +60,7 @@ lab: $(SETUP_STAMP)
 # the order collected, the longest first (tests/conftest.py), so no core idles at the end.
 # Bytecode is written, under the venv: where the environment forbids it (PYTHONDONTWRITEBYTECODE),
 # every worker, kernel and server would compile the package and rewrite the tests anew.
-test: $(SETUP_STAMP)
+test: $(SETUP_STAMP) $(AXE)
 	@scripts/ensure-system-deps chromium bubblewrap
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
 	  $(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
