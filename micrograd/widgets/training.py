@@ -5,7 +5,7 @@ import time
 
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
-from ._base import Controller, announced, fmt, focus_style, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, focus_style, message_html, require, static_html, widgets
 from .plots import TrainingPlot
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
@@ -25,6 +25,16 @@ LR_DECIMALS = 4
 def format_lr(lr):
     """A learning rate as the slider's readout and the status line both show it."""
     return f"{lr:.{LR_DECIMALS}f}"
+
+
+class _NamedImage(widgets.Image):
+    """ipywidgets' Image with a name for a screen reader: its tooltip, as the img's title.
+
+    Image takes no alt text, and its view puts the tooltip in the title only when the model's
+    description is empty, a trait Image lacks (without it the view fails to draw at all).
+    """
+
+    description = require("traitlets").Unicode("").tag(sync=True)
 
 
 class TrainingStepper(Controller):
@@ -119,9 +129,8 @@ class TrainingStepper(Controller):
         self.status = widgets.HTML()
         width, height = self.plot.size
         # Shown at the size it was drawn for: the PNG has DENSITY times the pixels.
-        # ipywidgets' Image takes no alt text; its tooltip (the title attribute) is its accessible name.
-        self.image = widgets.Image(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
-                                   tooltip="the loss per step and the decision boundary")
+        self.image = _NamedImage(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
+                                 tooltip="the loss per step and the decision boundary")
 
         self.step_button.on_click(lambda _: self._guarded(self.step))
         self.run_button.on_click(lambda _: self._guarded(self.run))
