@@ -309,13 +309,14 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     # What a screen reader reads (the accessibility tree): the drawing named by its expression, and
     # the step just taken in the polite live panel.
     tree = backprop.aria_snapshot()
-    assert re.search(r'- img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad 1\.0000\)"', tree), tree
+    # (Playwright writes an img with text inside as - 'img "name"': text; the name is what is read.)
+    assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad 1\.0000\)"', tree), tree
     status = backprop.get_by_role("status")
     expect(status).to_have_attribute("aria-live", "polite")
     spoken = status.aria_snapshot()
     assert "node 2 of 3: d" in spoken and "e.grad += 1.0000 × -2.0000" in spoken, spoken
-    drawing = page.locator(".jp-OutputArea-output .micrograd-drawing").first
-    assert re.search(r'- img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad [-0-9.]+\)"', drawing.aria_snapshot())
+    drawing = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note)").first  # draw_dot(L), a notebook output
+    assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad [-0-9.]+\)"', drawing.aria_snapshot())
     drawing.locator("details.micrograd-words summary").click()  # its description: the text view
     expect(drawing.locator("details.micrograd-words pre")).to_contain_text("L  data -8.0000")
 
