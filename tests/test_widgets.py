@@ -971,3 +971,15 @@ def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
     assert "<TD>grad -00000000000</TD>" in padded and "<TD>grad -00000000000 … -00000000000</TD>" in padded
     labelled = layout_source(source, edge_labels=True)
     assert '\tv1 -> o2 [label="local -3.0000"]\n' in labelled and "\to2 -> v2\n" in labelled
+
+
+def test_the_backprop_panel_is_a_polite_live_region_and_the_buttons_are_named_by_their_words():
+    """A screen reader reads each step out; a button's name is the word it shows, no icon glyph in it."""
+    from micrograd.widgets import BackpropStepper
+
+    stepper = BackpropStepper(lecture_expression()[0])
+    assert stepper.panel.value.startswith('<div class="micrograd-announced" role="status" aria-live="polite" aria-atomic="true">')
+    stepper.step()
+    assert "f.grad += 4.0000 × 1.0000" in stepper.panel.value and 'role="status"' in stepper.panel.value
+    for button in (stepper.step_button, stepper.back_button, stepper.run_button, stepper.reset_button):
+        assert button.description and button.icon == ""
