@@ -399,7 +399,8 @@ def lesson_problems(expected, shown):
     found = []
     outputs = [image for image in shown["images"] if image["inOutput"]]
     svgs = [image for image in outputs if image["src"].endswith(".svg") or image["src"].startswith("data:image/svg+xml")]
-    pngs = [image for image in outputs if image["src"].endswith(".png")]
+    # a figure's PNG: a file myst-nb wrote, or a Picture's own <img> (with its alt text) as a data URL
+    pngs = [image for image in outputs if image["src"].endswith(".png") or image["src"].startswith("data:image/png")]
     if len(svgs) + shown["inlineSvgs"] != expected["svg"]:
         found.append(f"{expected['svg']} SVG drawings stored, {len(svgs) + shown['inlineSvgs']} shown")
     if len(pngs) != expected["png"]:

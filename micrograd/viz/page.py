@@ -25,6 +25,7 @@ _LENGTH = r'="([0-9.]+)(pt|px|)"'
 # A drawing's accessible name when nothing better is known, and the disclosure holding its description.
 DEFAULT_NAME = "a computation graph"
 WORDS_SUMMARY = "In words"
+SCROLL_LABEL = "Drawing; the arrow keys scroll it when it is wider than the page"
 
 
 def svg_size(svg):
@@ -68,8 +69,9 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     else:
         svg = svg.replace("<svg", f'<svg style="{size}" role="img" aria-label="{html.escape(name, quote=True)}"', 1)
     source = "" if dot is None else f' data-dot="{html.escape(dot, quote=True)}"'
-    if width > page_width:  # a box that scrolls takes the keyboard's focus, so the arrow keys scroll it
-        source += f' tabindex="0" role="group" aria-label="{html.escape(name, quote=True)}: scrolls sideways"'
+    # The box takes the keyboard's focus, so the arrow keys scroll it where it is wider than the page
+    # it lands on: a course site's column may be narrower than ``page_width``.
+    source += f' tabindex="0" role="group" aria-label="{SCROLL_LABEL}"'
     box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%"{source}>{svg}</div>'
     box += in_words(words)
     if width <= page_width:
@@ -92,7 +94,7 @@ def in_words(words):
     return (
         '<details class="micrograd-words" style="font-size:13px;margin:2px 0 6px">'
         f'<summary style="{SUMMARY_STYLE}">{html.escape(WORDS_SUMMARY)}</summary>'
-        f'<pre style="font-size:12px;margin:4px 0;white-space:pre;overflow-x:auto">{html.escape(words.description)}</pre></details>'
+        f'<pre style="font-size:12px;margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">{html.escape(words.description)}</pre></details>'
     )
 
 
