@@ -11,8 +11,10 @@ raw $...$ left), every lesson showing the drawings its notebook stores,
 widgets as their static picture with the note that they are live in
 JupyterLab; and nothing wider than the text column unless it scrolls in its
 own box with a scrollbar the reader can see, a widget's picture fitting the
-column.  Every local href and src of every page names a file in the build
-(the download menu's notebook included).
+column; and axe-core (tests/axe.py) finds no serious or critical WCAG 2.2
+A/AA violation in the page's article, what the course writes (the theme's
+header and sidebars are its own).  Every local href and src of every page
+names a file in the build (the download menu's notebook included).
 
 The browser draws scrollbars as a system with overlay scrollbars does
 (macOS, phones): a native scrollbar is not drawn until the box is scrolled,
