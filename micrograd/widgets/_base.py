@@ -81,9 +81,10 @@ WIDGET_CLASSES = (
     "micrograd-backprop-stepper", "micrograd-training-stepper", "micrograd-expression-explorer", "micrograd-generation-stepper",
 )
 # JupyterLab draws a widget button's focus as a 1 px border a shade lighter than the button's: hard to see.
+# Inside the control (a negative offset): the widget's row clips what is drawn outside it.
 FOCUS_CSS = ", ".join(
     f".{name} :is(button, input, select, .noUi-handle, [tabindex]):focus-visible" for name in WIDGET_CLASSES
-) + f" {{outline: 2px solid {palette.FOCUS_RING} !important; outline-offset: 2px}}"
+) + f" {{outline: 2px solid {palette.FOCUS_RING} !important; outline-offset: -2px}}"
 
 
 def focus_style():
