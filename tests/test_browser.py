@@ -8,7 +8,8 @@ and backprop steppers and reads what the page shows.  The second opens
 every lesson and solution at 1280×800 with the file browser open (what a
 learner gets), runs all its cells (a lesson with widgets; the others are
 measured with their stored outputs, which strict nbval holds equal to a fresh
-run) and measures the page: nothing wider than
+run) and measures the page (and, in lessons 2, 3, 6 and 11, runs axe-core on the
+lesson's prose and outputs: no serious or critical WCAG 2.2 violation): nothing wider than
 its output unless it scrolls in its own box, drawing and widget text at
 11 px or more, no picture stretched beyond 1.25× its pixels, no console
 errors.  Every wait is on something appearing in the page, never a sleep.
@@ -38,6 +39,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from axe import SECONDS, blocking, counts, described, not_ours, run_axe
+
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
@@ -57,7 +60,7 @@ CHROMIUM_ARGS = [
 START_TIMEOUT_SECONDS = 120
 STOP_TIMEOUT_SECONDS = 30
 PAGE_TIMEOUT_MS = 120_000  # a loaded CI machine can take a while to start a kernel
-HIGHLIGHT = "#dc2626"  # micrograd.viz's highlight colour
+HIGHLIGHT = "#b91c1c"  # micrograd.viz's highlight colour
 KERNEL_READY = re.compile(r"^Python 3 \(ipykernel\) \| Idle$")
 
 # JupyterLab settings for the test's own settings directory: no pop-up
@@ -304,6 +307,36 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     expect(backprop.locator(".micrograd-current")).to_have_text("d")
     wait_for_highlight(page, backprop, "d")
 
+    # What a screen reader reads (the accessibility tree): the drawing named by its expression, and
+    # the step just taken in the polite live panel.
+    tree = backprop.aria_snapshot()
+    # (Playwright writes an img with text inside as - 'img "name"': text; the name is what is read.)
+    assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad 1\.0000\)"', tree), tree
+    status = backprop.get_by_role("status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    spoken = status.aria_snapshot()
+    assert "node 2 of 3: d" in spoken and "e.grad += 1.0000 × -2.0000" in spoken, spoken
+    drawing = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note)").first  # draw_dot(L), a notebook output
+    assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad [-0-9.]+\)"', drawing.aria_snapshot())
+    drawing.locator("details.micrograd-words summary").click()  # its description: the text view
+    expect(drawing.locator("details.micrograd-words pre")).to_contain_text("L  data -8.0000")
+
+    # The keyboard alone: Space on Back, Shift+Tab to Step, Enter on it; the focus is drawn.
+    back = button(backprop, "Back")
+    back.focus()
+    page.keyboard.press("Space")
+    expect(backprop.locator(".micrograd-current")).to_have_text("L")
+    page.keyboard.press("Shift+Tab")
+    step = button(backprop, "Step")
+    expect(step).to_be_focused()
+    ring = step.evaluate("b => { const s = getComputedStyle(b); return [s.outlineStyle, s.outlineWidth, s.boxShadow]; }")
+    assert (ring[0] != "none" and ring[1] != "0px") or ring[2] != "none", f"the focused Step button shows no focus: {ring}"
+    page.keyboard.press("Enter")
+    expect(backprop.locator(".micrograd-current")).to_have_text("d")
+    wait_for_highlight(page, backprop, "d")
+    if SHOTS:
+        backprop.screenshot(path=Path(SHOTS) / "backprop-stepper-keyboard.png")
+
     # Explorer: moving the x slider (with the keyboard) changes the output.
     output = explorer.locator(".micrograd-output")
     start = output.inner_text()
@@ -508,6 +541,15 @@ def run_all(page, panel):
 
 
 LESSON_TIMEOUT_MS = 600_000  # the slowest lesson trains a digit classifier
+
+# axe-core checks these lessons, run, in the page measured above: a drawing lesson, the backprop
+# stepper's, the training stepper's and the GPT's (the generation stepper, attention heatmaps).
+AXE_LESSONS = ("02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "06_training_loop.ipynb", "11_gpt.ipynb")
+# What the project writes in a lesson's page: its prose and its cells' outputs (drawings, verdicts,
+# widgets). JupyterLab's own menus, toolbars, editors and panels are its own, and left out.
+OURS = [".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownOutput", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"]
+# $MICROGRAD_AXE_REPORT=1: axe also runs on the whole page, and the report counts both.
+AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -578,6 +620,15 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 not_run = []
                 stored_as_text = []
             found = panel.evaluate(MEASURE)
+            axe_issues = []
+            if name in AXE_LESSONS:
+                ours = run_axe(page, include=OURS)
+                axe_issues = [f"axe: {line}" for line in described(blocking(ours))]
+                report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}; "
+                              f"from third-party controls inside them: {not_ours(ours) or 'nothing'}")
+                if AXE_REPORT:
+                    whole = run_axe(page)
+                    report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
             if SHOTS:
                 screenshot_widgets(page, panel, name)
             width = panel.locator(".jp-OutputArea-output").first.evaluate("e => e.getBoundingClientRect().width")
@@ -585,6 +636,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             issues = found["wide"] + found["smallText"] + found["stretched"] + found["asText"] + stored_as_text
             issues += [f"cell {i} did not run (an earlier cell failed?)" for i in not_run]
             issues += [f"console error: {text}" for text in errors]
+            issues += axe_issues
             if issues:
                 problems[name] = issues
             # Shut the kernel down: one kernel at a time on a small CI machine.
@@ -592,7 +644,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             page.get_by_role("menuitem", name="Shut Down Kernel", exact=True).click()
     finally:
         page.context.close()
-        print("\n".join(report))
+        print("\n".join(report) + f"\naxe took {SECONDS[0]:.1f} s in all")
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(issues[:15]) for name, issues in problems.items())
 
 

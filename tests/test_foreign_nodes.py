@@ -121,7 +121,7 @@ def test_highlight_notes_and_params_take_the_learner_nodes():
     plain = dot_source(out)
     source = dot_source(out, highlight=[leaves["x1"]], notes={leaves["w1"]: "expected 1.0"}, params=[leaves["w1"]])
     assert "expected 1.0" in source and "expected 1.0" not in plain
-    assert source.count("penwidth=2.5") == plain.count("penwidth=2.5") + 1  # x1 marked
+    assert source.count("penwidth=3") == plain.count("penwidth=3") + 1  # x1 marked
     assert source.count('fillcolor="#fde68a"') == plain.count('fillcolor="#fde68a"') + 1  # w1 a parameter
 
 

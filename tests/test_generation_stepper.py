@@ -169,3 +169,17 @@ def test_a_model_or_tokenizer_of_another_kind_is_explained(model, tokenizer):
         GenerationStepper(model, object())
     with pytest.raises(ValueError, match="the tokenizer has 4 tokens but the model 27"):
         GenerationStepper(model, CharTokenizer(["abc"]))
+
+
+def test_a_screen_reader_hears_each_letter_drawn_and_the_name_so_far(model, tokenizer):
+    """The status line is a polite live region; after a step it also says, out of sight, what was drawn."""
+    stepper = GenerationStepper(model, tokenizer, seed=3)
+    assert 'role="status" aria-live="polite"' in stepper.status.value and "drew" not in stepper.status.value
+    step = stepper.step()
+    drawn = stepper.symbols[step.token]
+    said = re.search(r'<span class="micrograd-sr-only"[^>]*>([^<]*)</span>', stepper.status.value)
+    assert said is not None, stepper.status.value
+    assert f"with probability {step.probabilities[step.token]:.2f}" in said.group(1)
+    assert f"the name so far is {stepper.name!r}".replace("'", "&#x27;") in said.group(1)
+    assert f"drew {drawn!r}".replace("'", "&#x27;") in said.group(1)
+    assert all(word in stepper.widget.children[-1].value for word in (":focus-visible", "outline"))  # the focus ring's CSS

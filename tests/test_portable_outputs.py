@@ -122,7 +122,8 @@ def test_a_widgets_picture_compares_its_drawing_not_its_geometry():
     stepper = BackpropStepper(lecture_expression())
     picture = stepper.static_html()
     # An image (a lesson opened and not yet run shows no inline SVG), compared by its DOT, not its pixels.
-    assert '<img alt="a computation graph" style="SIZE" src="data:image/svg+xml;base64,SVG"' in sanitized(picture)
+    # Its alt text is the expression in words, compared as the DOT is.
+    assert '<img alt="Computation graph: L = (a * b + c) * f (data -8.0000, grad 0.0000)" style="SIZE" src="data:image/svg+xml;base64,SVG"' in sanitized(picture)
     assert "<svg" not in picture
     stepper.step()
     assert sanitized(stepper.static_html()) != sanitized(picture)  # the highlight moved: it shows

@@ -11,8 +11,10 @@ raw $...$ left), every lesson showing the drawings its notebook stores,
 widgets as their static picture with the note that they are live in
 JupyterLab; and nothing wider than the text column unless it scrolls in its
 own box with a scrollbar the reader can see, a widget's picture fitting the
-column.  Every local href and src of every page names a file in the build
-(the download menu's notebook included).
+column; and axe-core (tests/axe.py) finds no serious or critical WCAG 2.2
+A/AA violation in the page's article, what the course writes (the theme's
+header and sidebars are its own).  Every local href and src of every page
+names a file in the build (the download menu's notebook included).
 
 The browser draws scrollbars as a system with overlay scrollbars does
 (macOS, phones): a native scrollbar is not drawn until the box is scrolled,
@@ -28,6 +30,7 @@ import functools
 import html.parser
 import http.server
 import json
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +41,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from axe import SECONDS, blocking, counts, described, not_ours, run_axe
+
 # Debian's Chromium and the flags the browser test starts it with.
 from test_browser import CHROMIUM_ARGS, chromium_or_fail
 
@@ -47,6 +52,11 @@ BUILD_SCRIPT = ROOT / "docs" / "build_site.py"
 BUILD_TIMEOUT_SECONDS = 600
 PAGE_TIMEOUT_MS = 60_000
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# What the project writes on each page: the article (the lessons, their outputs, the index). The
+# theme's header, sidebars and footer are Sphinx's and the theme's own, and left out.
+OURS = ["article.bd-article"]
+# $MICROGRAD_AXE_REPORT=1: axe also runs on the whole page, and the test prints both counts.
+AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 VIEWPORT = {"width": 1280, "height": 800}
 MIN_TEXT_PX = 11  # DESIGN.md: text never renders below 11 px
@@ -323,6 +333,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     log = PageLog(page, server)
     problems = {}
+    report = []
     for name in pages:
         log.problems = []
         page.goto(f"{server}/{name}", wait_until="load")
@@ -333,6 +344,15 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
         found += [f"raw math left in the text: {match!r}" for match in RAW_MATH.findall(shown["text"])[:5]]
         found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
         found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
+        ours = run_axe(page, include=OURS)  # WCAG 2.2 A and AA, serious and critical ones fail it
+        if ours is not None:
+            found += [f"axe: {line}" for line in described(blocking(ours))]
+            report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
+        elif name.startswith("lessons/") or name == "index.html":
+            found.append(f"no {OURS} to check: the theme changed its layout?")
+        if AXE_REPORT:
+            whole = run_axe(page)
+            report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
         if not all(shown["sourceDownloads"]):
             found.append("the download menu's source entry opens the file instead of saving it")
         notebook = lessons.get(Path(name))
@@ -346,6 +366,7 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
                 target.scroll_into_view_if_needed()
             page.screenshot(path=tmp_path / (Path(name).stem + ".png"))
     context.close()
+    print("\n".join(report) + f"\naxe took {SECONDS[0]:.1f} s in all")
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 
@@ -395,7 +416,8 @@ def lesson_problems(expected, shown):
     found = []
     outputs = [image for image in shown["images"] if image["inOutput"]]
     svgs = [image for image in outputs if image["src"].endswith(".svg") or image["src"].startswith("data:image/svg+xml")]
-    pngs = [image for image in outputs if image["src"].endswith(".png")]
+    # a figure's PNG: a file myst-nb wrote, or a Picture's own <img> (with its alt text) as a data URL
+    pngs = [image for image in outputs if image["src"].endswith(".png") or image["src"].startswith("data:image/png")]
     if len(svgs) + shown["inlineSvgs"] != expected["svg"]:
         found.append(f"{expected['svg']} SVG drawings stored, {len(svgs) + shown['inlineSvgs']} shown")
     if len(pngs) != expected["png"]:

@@ -16,7 +16,7 @@ from micrograd.losses import mse
 from micrograd.viz import crop_to_window, draw_dot, leaf_nodes, marked_nodes, output_nodes, window_around
 from micrograd.widgets import BackpropStepper
 
-HIGHLIGHT = "#dc2626"
+HIGHLIGHT = "#b91c1c"
 BOX_PX = 480  # the graph box's most height (widgets._base.GRAPH_MAX_HEIGHT)
 NOTE_AND_SCROLLBAR_PX = 40
 

@@ -255,10 +255,10 @@ def test_highlight_marks_nodes_and_edges():
     source = draw_dot(L, highlight=[d, (c, d), (e, d)]).source
     vd, vc, ve = (value_node(source, f"<B>{n}</B>") for n in "dce")
     found = nodes(source)
-    assert 'color="#dc2626"' in found[vd] and 'color="#dc2626"' in found["o" + vd[1:]]
-    marked = {(a, b) for a, b, attributes in edges(source) if "#dc2626" in attributes}
+    assert 'color="#b91c1c"' in found[vd] and 'color="#b91c1c"' in found["o" + vd[1:]]
+    marked = {(a, b) for a, b, attributes in edges(source) if "#b91c1c" in attributes}
     assert marked == {(vc, "o" + vd[1:]), (ve, "o" + vd[1:]), ("o" + vd[1:], vd)}
-    assert 'color="#dc2626"' not in found[value_node(source, "<B>L</B>")]
+    assert 'color="#b91c1c"' not in found[value_node(source, "<B>L</B>")]
 
 
 def test_highlight_is_checked():
@@ -288,7 +288,8 @@ def test_title_and_legend_are_in_the_graph_label():
     source = draw_dot(lecture_expression(), title="a <title>", legend=True).source
     label = re.search(r"^\tlabel=<(.*)>$", source, re.M).group(1)
     assert "a &lt;title&gt;" in label
-    for role in ("input", "parameter", "intermediate", "output"):
+    # each role by its colour and, for those with a border of their own, by that border's name
+    for role in ("input", "parameter (dashed)", "intermediate", "output (double)"):
         assert f">{role}</FONT>" in label
 
 

@@ -45,7 +45,7 @@ def test_a_sample_adds_outputs_and_leaves_the_model_untouched():
     assert f"{largest:.4f}" in source
     hidden = net.layers[0].outputs([Value(v) for v in x])
     inactive = [h for h in hidden if h.data <= 0]
-    assert source.count('<FONT COLOR="#94a3b8">') == len(inactive) + sum(
+    assert source.count('<FONT COLOR="#64748b">') == len(inactive) + sum(
         h.data <= 0 for h in net.layers[1].outputs(hidden)
     )
 

@@ -96,7 +96,7 @@ def test_a_notebook_output_holds_the_drawing_as_an_image_which_an_untrusted_note
     width, height = svg_size(drawing.svg())
     html = drawing._repr_mimebundle_()["text/html"]
     assert "<svg" not in html and html.startswith('<div class="micrograd-drawing" style="overflow-x:auto;')
-    image = re.search(r'<img alt="a computation graph" style="([^"]*)" src="data:image/svg\+xml;base64,([^"]*)">', html)
+    image = re.search(r'<img alt="Computation graph: [^"]*" style="([^"]*)" src="data:image/svg\+xml;base64,([^"]*)">', html)
     assert image.group(1) == f"max-width:none;width:{width:.0f}px;height:{height:.0f}px"
     assert base64.b64decode(image.group(2)).decode() == drawing.svg()[drawing.svg().index("<svg"):]
     assert f"The drawing is {width:.0f} px wide: scroll sideways" in html

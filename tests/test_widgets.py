@@ -225,7 +225,7 @@ def highlighted_value_nodes(svg):
     names = []
     for block in re.findall(r'<g id="node\d+" class="node">(.*?)</g>', svg, flags=re.S):
         title = re.search(r"<title>(.*?)</title>", block).group(1)
-        if title.startswith("v") and 'stroke="#dc2626"' in block:
+        if title.startswith("v") and 'stroke="#b91c1c"' in block:
             names.append(title)
     return names
 
@@ -1000,7 +1000,7 @@ def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
         "digraph micrograd {\n"
         '\tv0 [label=<<TABLE><TR><TD>data 2.0000</TD><VR/><TD>grad 0.5000</TD></TR></TABLE>> fillcolor="#dbeafe"]\n'
         '\tv1 [label=<<TABLE><TR><TD>grad -1.0000e-05 … 2.0000</TD></TR></TABLE>>]\n'
-        '\tv0 -> o2 [label="local 3.0000" color="#dc2626"]\n'
+        '\tv0 -> o2 [label="local 3.0000" color="#b91c1c"]\n'
         "\tv1 -> o2\n"
         "\to2 -> v2\n"
         "}\n"
@@ -1011,3 +1011,15 @@ def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
     assert "<TD>grad -00000000000</TD>" in padded and "<TD>grad -00000000000 … -00000000000</TD>" in padded
     labelled = layout_source(source, edge_labels=True)
     assert '\tv1 -> o2 [label="local -3.0000"]\n' in labelled and "\to2 -> v2\n" in labelled
+
+
+def test_the_backprop_panel_is_a_polite_live_region_and_the_buttons_are_named_by_their_words():
+    """A screen reader reads each step out; a button's name is the word it shows, no icon glyph in it."""
+    from micrograd.widgets import BackpropStepper
+
+    stepper = BackpropStepper(lecture_expression()[0])
+    assert stepper.panel.value.startswith('<div class="micrograd-announced" role="status" aria-live="polite" aria-atomic="true">')
+    stepper.step()
+    assert "f.grad += 4.0000 × 1.0000" in stepper.panel.value and 'role="status"' in stepper.panel.value
+    for button in (stepper.step_button, stepper.back_button, stepper.run_button, stepper.reset_button):
+        assert button.description and button.icon == ""

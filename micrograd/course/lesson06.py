@@ -18,6 +18,7 @@ import random
 from .. import losses as losses_module
 from ..data import four_samples
 from ..nn import MLP
+from ..palette import SUMMARY_STYLE
 from . import stale
 from .verdicts import as_number, checker, close, failed, number_problem, passed
 
@@ -210,7 +211,7 @@ def _folded(printed):
     """The learner's prints, folded under the verdict: one line to click, the text in a box of its own."""
     lines = printed.rstrip("\n").count("\n") + 1
     return ('<details style="margin:2px 0 6px 12px;font-family:sans-serif;font-size:13px">'
-            f'<summary style="cursor:pointer">what my_train printed while the check ran it ({lines} line'
+            f'<summary style="{SUMMARY_STYLE}">what my_train printed while the check ran it ({lines} line'
             f'{"s" * (lines != 1)})</summary>'
             '<pre style="max-height:16em;overflow:auto;font-size:12px;margin:4px 0">'
             f"{html.escape(printed)}</pre></details>")

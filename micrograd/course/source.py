@@ -8,6 +8,8 @@ always quotes the code that is actually installed, never a copy.
 import inspect
 import textwrap
 
+from ..palette import SOURCE_BACKGROUND, SOURCE_RULE, SOURCE_TEXT
+
 __all__ = ["source_of", "show_source"]
 
 
@@ -35,7 +37,8 @@ def _highlighted(text):
         import html
 
         return f"<pre>{html.escape(text)}</pre>"
-    formatter = HtmlFormatter(noclasses=True, nobackground=True, style="default")
+    # Pygments' high-contrast style: every token at 6.8:1 or more on the light card it sits on.
+    formatter = HtmlFormatter(noclasses=True, nobackground=True, style="a11y-high-contrast-light")
     return highlight(text, PythonLexer(), formatter)
 
 
@@ -108,7 +111,8 @@ def show_source(*objects):
     from IPython.display import display
 
     html = (
-        '<div style="max-height:32em;overflow:auto;font-size:13px;border-left:3px solid #90a4ae;padding-left:6px">'
+        '<div style="max-height:32em;overflow:auto;font-size:13px;border-left:3px solid ' + SOURCE_RULE + ';padding-left:6px;'
+        f'background:{SOURCE_BACKGROUND};color:{SOURCE_TEXT}">'
         + _highlighted(text)
         + "</div>"
     )

@@ -1,5 +1,6 @@
 """What the learner reads about their carried code: one line per piece, the reason one click away."""
 
+from ..palette import SUMMARY_STYLE
 from .pieces import COMPANIONS
 
 __all__ = ["Status", "show", "row"]
@@ -52,7 +53,7 @@ class Status:
             if reason is None:
                 parts.append(f"<div>{escape(line)}</div>")
             else:
-                parts.append(f'<details><summary style="cursor: pointer">{escape(line)}</summary>'
+                parts.append(f'<details><summary style="{SUMMARY_STYLE}">{escape(line)}</summary>'
                              f'<div style="margin: 2px 0 4px 1.4em">{escape(reason)}</div></details>')
         parts.append("</div>")
         return "".join(parts)

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ..nodes import class_name
+from ..palette import VERDICT_COLOURS
 
 __all__ = [
     "fmt",
@@ -49,13 +50,13 @@ VERDICT_MIME = "application/vnd.micrograd.verdict+json"
 
 MARKS = {"passed": "✓", "failed": "✗", "not attempted": "…"}
 
-# Text and background colours for the HTML verdict: readable on a white page
-# (contrast above 4.5:1) and told apart by the mark as well as by colour.
-_COLOURS = {
-    "passed": ("#1b5e20", "#e8f5e9", "#2e7d32"),
-    "failed": ("#b71c1c", "#ffebee", "#c62828"),
-    "not attempted": ("#5d4037", "#fff8e1", "#f9a825"),
-}
+# Text, background and bar colours for the HTML verdict: a card of its own, readable on a light
+# page and a dark one (contrast above 4.5:1), told apart by the mark and a word as well as by colour.
+_COLOURS = VERDICT_COLOURS
+# What a screen reader says for each mark, which it might read as "check mark" or "ballot x", or skip.
+WORDS = {"passed": "passed", "failed": "not yet", "not attempted": "not attempted"}
+# Out of sight, still read by a screen reader.
+_SCREEN_READER_ONLY = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,9 @@ class Verdict:
             f'<div class="micrograd-verdict micrograd-verdict-{self.status.replace(" ", "-")}" '
             f'style="color:{text};background:{background};border-left:4px solid {border};'
             f'padding:4px 8px;margin:2px 0;font-family:sans-serif;font-size:14px;line-height:1.4">'
-            f"<b>{MARKS[self.status]} {html.escape(self.exercise)}</b>: {html.escape(self.message)}</div>"
+            f'<b><span aria-hidden="true">{MARKS[self.status]}</span>'
+            f'<span style="{_SCREEN_READER_ONLY}">{WORDS[self.status]}: </span> {html.escape(self.exercise)}</b>: '
+            f"{html.escape(self.message)}</div>"
             f"{self.figure}"
         )
 

@@ -33,6 +33,7 @@ Saving a drawing: ``draw_dot(loss).export("loss.svg")`` (or ``.png``,
 
 from .attention import attention_heatmaps
 from .curves import loss_curve, smoothed
+from .describe import Words, describe_graph
 from .dotsource import dot_source
 from .drawing import GraphDrawing, GraphvizNotFound, draw_dot
 from .graph import parameter_names
@@ -65,6 +66,8 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "PAGE_WIDTH_PX",
     "fit_to_page",
+    "describe_graph",
+    "Words",
     "side_by_side",
     "svg_size",
     "svg_image",

@@ -19,7 +19,7 @@ from .picture import MIN_FONT_PT, Picture, drawn_or_noted, new_figure, style
 
 __all__ = ["attention_heatmaps", "attention_text", "check_attention", "weight_colormap", "EMPTY_CELL"]
 
-EMPTY_CELL = "#e2e8f0"  # a cell a causal head cannot look at: no weight, not weight 0
+EMPTY_CELL = palette.EMPTY_CELL  # a cell a causal head cannot look at: no weight, not weight 0
 HEADS_PER_ROW = 4
 # Layout in CSS pixels: room for the row letters, the gaps, the colour bar and its labels.
 _GAP, _BAR, _RIGHT, _TOP, _TITLE = 16, 12, 44, 30, 20
@@ -159,7 +159,7 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
                 for t, weights_t in enumerate(head):
                     for s, w in enumerate(weights_t):
                         axes.text(s, t, _cell_text(w), ha="center", va="center", fontsize=MIN_FONT_PT,
-                                  color="white" if w > 0.55 else "#1e293b")
+                                  color=palette.text_on(palette.weight_shade(w)))
         bar_left = left_px + per_row * panel + (per_row - 1) * _GAP + _GAP
         bar_top = title_px + _TOP
         bar_axes = figure.add_axes([bar_left / width, 1 - (bar_top + panel) / height, _BAR / width, panel / height])

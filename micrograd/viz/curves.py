@@ -20,7 +20,7 @@ __all__ = ["loss_curve", "smoothed", "DEFAULT_SMOOTHING"]
 
 DEFAULT_SMOOTHING = 0.95
 WIDTH_PX, HEIGHT_PX = 600, 300
-_BASELINE_COLOUR = "#64748b"
+_BASELINE_COLOUR = palette.BASELINE_COLOUR
 
 
 def smoothed(values, smoothing=DEFAULT_SMOOTHING):

@@ -172,13 +172,14 @@ class _Writer:
     def node_attributes(self, block, marked):
         if block.kind == VALUE:
             label, fill = self.value_label(block.value), self.fill(block)
-            extra = ""
+            border = style.ROLE_BORDERS[self.index.role(block.value)]  # whatever colours the fills
+            extra = f" {border}" if border else ""
         elif block.kind == GROUP:
             label, fill = self.group_label(block), self.fill(block)
             extra = " peripheries=2"
         else:
             label, fill = self.stand_in_label(block), style.STAND_IN_FILL
-            extra = ' style="rounded,filled,dashed"'
+            extra = f" {style.STAND_IN_STYLE}"
         attributes = f'label=<{label}> fillcolor="{fill}"{extra}'
         if marked:
             attributes += f' color="{style.HIGHLIGHT}" penwidth={style.HIGHLIGHT_WIDTH}'
@@ -285,11 +286,14 @@ def _legend(color_by):
     if color_by == "grad":
         swatches = [
             (style.grad_fill(-1.0, 1.0), "negative grad"),
-            ("#ffffff", "zero"),
+            (style.grad_fill(0.0, 1.0), "zero"),
             (style.grad_fill(1.0, 1.0), "positive grad"),
         ]
     else:
-        swatches = [(style.ROLE_FILLS[role], style.ROLE_NAMES[role]) for role in ROLES]
+        swatches = [
+            (style.ROLE_FILLS[role], style.ROLE_NAMES[role] + (f" ({style.ROLE_BORDER_WORDS[role]})" if style.ROLE_BORDER_WORDS[role] else ""))
+            for role in ROLES
+        ]
     cells = "".join(
         f'<TD BGCOLOR="{fill}" BORDER="1" COLOR="{style.BORDER}">'
         f'<FONT POINT-SIZE="10">{name}</FONT></TD><TD WIDTH="6"></TD>'

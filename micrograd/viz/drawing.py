@@ -26,6 +26,7 @@ except ImportError as error:  # pragma: no cover - the viz extra installs it
     ) from error
 
 from .direction import estimated_width
+from .describe import describe_graph
 from .dotsource import GRAPH_NAME, dot_text
 from .fonts import pinned_fonts
 from .kept_plan import KeptPlan
@@ -65,6 +66,7 @@ class GraphDrawing(graphviz.Digraph):
     value_count = 0
     node_count = 0
     collapsed = ()
+    words = None  # a describe.Words: the drawing's accessible name and description
     rankdir = "LR"
     page_width = PAGE_WIDTH_PX
     _svg = None  # (source, svg): dot runs once per source
@@ -137,7 +139,7 @@ class GraphDrawing(graphviz.Digraph):
         The box carries the DOT text in its ``data-dot`` attribute, so that a
         widget's stored picture, whose SVG nbval does not compare, still
         compares what was drawn."""
-        return fit_to_page(self.svg(), self.page_width, image=image, dot=self.source)
+        return fit_to_page(self.svg(), self.page_width, image=image, dot=self.source, words=self.words)
 
     def export(self, path):
         """Write the drawing to ``path`` in the format its suffix names.
@@ -258,6 +260,8 @@ def draw_dot(root, options=None, *, highlight=None, notes=None, kept_plan=None, 
     def make(rankdir):
         return make_drawing(dot_text(root, options, highlight, rankdir, notes, kept_plan=kept_plan), options.page_width, rankdir)
 
-    if options.rankdir != "auto":
-        return make(options.rankdir)
-    return narrower(make("LR"), lambda: make("TB"))
+    drawing = make(options.rankdir) if options.rankdir != "auto" else narrower(make("LR"), lambda: make("TB"))
+    drawing.words = describe_graph(
+        root, precision=options.precision, show_grad=options.show_grad, highlight=highlight, notes=notes
+    )
+    return drawing

@@ -18,6 +18,7 @@ learner's page (an output about 850 px wide, a notebook about 680 px tall) shows
 """
 
 from . import style
+from .describe import Words
 from .dotsource import GRAPH_NAME
 from .drawing import GraphDrawing
 from .labels import html_text
@@ -195,6 +196,14 @@ def draw_gpt(model=None, letters=None, position=None, *, page_width=PAGE_WIDTH_P
     drawing.node_count = sum(1 for line in body if " [label=" in line)
     drawing.page_width = page_width
     drawing.rankdir = "TB"
+    drawing.words = Words(
+        f"One position of a GPT, drawn as blocks: {L} layer{'s' * (L != 1)}, {H} heads, {total:,} parameters",
+        f"Top to bottom: the {token} embedding (wte, {V} × {C}) plus the {where} embedding (wpe, {T} × {C}), "
+        f"then rmsnorm.\nEach layer: rmsnorm; q, k and v; each of {H} heads scores q·k/√{C // H} over the keys of "
+        f"{seen}, softmax, a weighted sum of values; Wo; added back onto the residual stream; then "
+        f"rmsnorm, fc1, ReLU, fc2, added back.\nLast: lm_head ({V} × {C}) gives {V} logits, softmax "
+        f"{V} probabilities, and the loss is −log p[next token].",
+    )
     return drawing
 
 
@@ -224,7 +233,7 @@ def _layer(i, C, H, head_dim, seen, residual):
             _box("q = Wq · x", f"{C} × {C}", fill=_PARAMETER),
             _box("k = Wk · x", f"{C} × {C}", fill=_PARAMETER),
             _box("v = Wv · x", f"{C} × {C}", fill=_PARAMETER),
-            _box("KV cache: k, v of", seen, fill="#ffffff", dashed=True),
+            _box("KV cache: k, v of", seen, fill=style.EMPTY_FILL, dashed=True),
             arrows=(0, 3),
             ports={1: "q", 2: "k", 3: "v", 4: "cache"},
         ),

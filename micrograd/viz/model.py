@@ -13,6 +13,7 @@ is named by the operation its output was made by (``tanh``, ``ReLU``).
 """
 
 from . import style
+from .describe import Words
 from .drawing import GraphDrawing, narrower
 from .dotsource import GRAPH_NAME
 from .options import PAGE_WIDTH_PX, RANKDIRS, check_page_width
@@ -20,7 +21,7 @@ from .labels import check_precision, format_number, html_text
 from ..graphs import has_data
 from ..nn import MLP, Layer, Neuron
 
-INACTIVE_TEXT = "#94a3b8"
+INACTIVE_TEXT = style.INACTIVE_TEXT
 ACTIVATION_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigmoid", None: "linear"}
 
 
@@ -76,9 +77,26 @@ def draw_model(model, x=None, *, precision=4, show_grad=True, rankdir="auto", ma
         drawing.rankdir = rankdir
         return drawing
 
-    if rankdir != "auto":
-        return make(rankdir)
-    return narrower(make("LR"), lambda: make("TB"))
+    drawing = make(rankdir) if rankdir != "auto" else narrower(make("LR"), lambda: make("TB"))
+    drawing.words = _words(layers, nin, outputs, fmt)
+    return drawing
+
+
+def _words(layers, nin, outputs, fmt):
+    """The network in words: its layers in the name, each neuron's numbers in the description."""
+    sizes = " → ".join(f"{len(neurons)} {_activation(neurons[0])}" for neurons in layers)
+    count = sum(len(n.w) + 1 for neurons in layers for n in neurons)
+    name = f"A network drawn as layers: {nin} inputs → {sizes} ({count} parameters)"
+    lines = []
+    for i, neurons in enumerate(layers):
+        lines.append(f"layer {i}: {len(neurons)} {_activation(neurons[0])} neurons of {len(neurons[0].w)} inputs")
+        for k, neuron in enumerate(neurons):
+            weights = [_data(w) for w in neuron.w]
+            line = f"  neuron {k}: bias {fmt(_data(neuron.b))}, weights {fmt(min(weights))} to {fmt(max(weights))}"
+            if outputs is not None:
+                line += f", output {fmt(outputs[i][k])}"
+            lines.append(line)
+    return Words(name, "\n".join(lines))
 
 
 def _layers(model):

@@ -11,9 +11,10 @@ import base64
 import html
 import re
 
+from ..palette import MUTED_TEXT, SUMMARY_STYLE
 from .options import PAGE_WIDTH_PX
 
-__all__ = ["svg_size", "fit_to_page", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
+__all__ = ["svg_size", "fit_to_page", "in_words", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
 
 PX_PER_PT = 4 / 3  # CSS: 1pt = 1/72 in, 1px = 1/96 in
 # The media type of DOT text: the part of a drawing's notebook output that nbval compares.
@@ -21,6 +22,10 @@ DOT_MIME = "text/vnd.graphviz"
 _UNITS = {"pt": PX_PER_PT, "px": 1.0, "": 1.0}
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _LENGTH = r'="([0-9.]+)(pt|px|)"'
+# A drawing's accessible name when nothing better is known, and the disclosure holding its description.
+DEFAULT_NAME = "a computation graph"
+WORDS_SUMMARY = "In words"
+SCROLL_LABEL = "Drawing; the arrow keys scroll it when it is wider than the page"
 
 
 def svg_size(svg):
@@ -37,8 +42,14 @@ def svg_size(svg):
     return tuple(size)
 
 
-def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False, dot=None):
+def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False, dot=None, words=None):
     """HTML showing ``svg`` at its own size, in a box that scrolls sideways if it is wider than the page.
+
+    ``words``: what the drawing says to a learner who cannot see it (a ``describe.Words``): its
+    name becomes the picture's accessible name (an ``<img>``'s alt, or ``role="img"`` and
+    ``aria-label`` on an inline SVG, whose text pieces a screen reader would otherwise read in
+    layout order), and its description an "In words" disclosure under the box, which
+    everyone can open and a screen reader reaches next.
 
     ``image=True`` puts the drawing in as an ``<img>`` of the SVG (a data URL) rather than inline:
     JupyterLab strips inline SVG from the HTML of a notebook it does not trust yet (a lesson
@@ -52,23 +63,44 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     width, height = svg_size(svg)
     # Inline sizes win over the notebook's max-width: 100%, which would shrink the text.
     size = f"max-width:none;width:{width:.0f}px;height:{height:.0f}px"
+    name = DEFAULT_NAME if words is None else words.name
     if image:
-        svg = svg_image(svg, style=size)
+        svg = svg_image(svg, alt=name, style=size)
     else:
-        svg = svg.replace("<svg", f'<svg style="{size}"', 1)
+        svg = svg.replace("<svg", f'<svg style="{size}" role="img" aria-label="{html.escape(name, quote=True)}"', 1)
     source = "" if dot is None else f' data-dot="{html.escape(dot, quote=True)}"'
+    # The box takes the keyboard's focus, so the arrow keys scroll it where it is wider than the page
+    # it lands on: a course site's column may be narrower than ``page_width``.
+    source += f' tabindex="0" role="group" aria-label="{SCROLL_LABEL}"'
     box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%"{source}>{svg}</div>'
+    box += in_words(words)
     if width <= page_width:
         return box
     note = (
-        '<div class="micrograd-scroll-note" style="font-size:12px;color:#475569">'
+        f'<div class="micrograd-scroll-note" style="font-size:12px;color:{MUTED_TEXT}">'
         f"The drawing is {width:.0f} px wide: scroll sideways to see all of it.</div>"
     )
     return box + note
 
 
-def svg_image(svg, alt="a computation graph", style=None):
+def in_words(words):
+    """The "in words" disclosure under a drawing: its description, closed until opened ('' without one).
+
+    No colour of its own: it takes the page's (or the theme's) text colour, so it reads in
+    JupyterLab's dark theme as in the light one.
+    """
+    if words is None or not words.description:
+        return ""
+    return (
+        '<details class="micrograd-words" style="font-size:13px;margin:2px 0 6px">'
+        f'<summary style="{SUMMARY_STYLE}">{html.escape(WORDS_SUMMARY)}</summary>'
+        f'<pre style="font-size:12px;margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">{html.escape(words.description)}</pre></details>'
+    )
+
+
+def svg_image(svg, alt=None, style=None):
     """An ``<img>`` of ``svg`` (a data URL): the form of a picture JupyterLab keeps in an untrusted notebook."""
+    alt = DEFAULT_NAME if alt is None else alt
     data = base64.b64encode(svg[svg.index("<svg") :].encode("utf-8")).decode("ascii")
     sizing = "" if style is None else f' style="{style}"'
     return f'<img alt="{html.escape(alt, quote=True)}"{sizing} src="data:image/svg+xml;base64,{data}">'
@@ -76,7 +108,7 @@ def svg_image(svg, alt="a computation graph", style=None):
 
 # fit_to_page's inline form: the size it put first, then the rest of Graphviz's SVG (never nested),
 # up to the line end after it, which its image form holds too.
-_INLINE_DRAWING = re.compile(r'<svg style="([^"]*)"(.*?</svg>\s*)', re.DOTALL)
+_INLINE_DRAWING = re.compile(r'<svg style="([^"]*)"(?: role="img" aria-label="([^"]*)")?(.*?</svg>\s*)', re.DOTALL)
 
 
 def inline_drawings_as_images(page_html):
@@ -86,7 +118,10 @@ def inline_drawings_as_images(page_html):
     a lesson is opened and not yet run (untrusted), must be an image, or JupyterLab strips the SVG
     and shows the text of every node run together.
     """
-    return _INLINE_DRAWING.sub(lambda match: svg_image("<svg" + match.group(2), style=match.group(1)), page_html)
+    return _INLINE_DRAWING.sub(
+        lambda match: svg_image("<svg" + match.group(3), alt=html.unescape(match.group(2) or DEFAULT_NAME), style=match.group(1)),
+        page_html,
+    )
 
 
 class SideBySide:
@@ -124,10 +159,11 @@ def side_by_side(drawings, page_width=PAGE_WIDTH_PX):
     """
     svgs = {caption: drawing.svg() for caption, drawing in drawings.items()}
     sources = {caption: getattr(drawing, "source", None) for caption, drawing in drawings.items()}
+    words = {caption: getattr(drawing, "words", None) for caption, drawing in drawings.items()}
     cells = "".join(
         '<div style="flex:0 1 auto;max-width:100%;margin:0 24px 12px 0">'
         f'<div style="font:bold 14px sans-serif;margin-bottom:4px">{html.escape(caption)}</div>'
-        f"{fit_to_page(svg, page_width, image=True, dot=sources[caption])}</div>"
+        f"{fit_to_page(svg, page_width, image=True, dot=sources[caption], words=words[caption])}</div>"
         for caption, svg in svgs.items()
     )
     row = f'<div class="micrograd-side-by-side" style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>'

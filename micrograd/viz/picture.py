@@ -15,9 +15,12 @@ instead of raising.
 
 import base64
 import functools
+import html
 import io
 
 from ..optional import require
+from .describe import Words
+from .page import in_words
 
 __all__ = [
     "Picture",
@@ -157,9 +160,27 @@ class Picture:
         text = out.getvalue()
         return text[text.index("<svg") :]
 
+    @property
+    def words(self):
+        """What the picture says to a learner who cannot see it: its first line, then all of it."""
+        return Words(self.description.split("\n", 1)[0], self.description)
+
+    def html(self, png=None):
+        """The PNG as an ``<img>`` with its alt text, at its own size, and the description under it.
+
+        JupyterLab's image renderer, and so a bare ``image/png`` output, has no place for alt text;
+        this form, which a notebook and the course site prefer, has."""
+        width, height = self.size
+        png = base64.b64encode(self.png()).decode("ascii") if png is None else png
+        return (
+            f'<img class="micrograd-picture" alt="{html.escape(self.words.name, quote=True)}" width="{width}" height="{height}" '
+            f'src="data:image/png;base64,{png}">{in_words(self.words)}'
+        )
+
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         width, height = self.size
-        data = {"image/png": base64.b64encode(self.png()).decode("ascii"), "text/plain": self.description}
+        png = base64.b64encode(self.png()).decode("ascii")
+        data = {"image/png": png, "text/html": self.html(png), "text/plain": self.description}
         return data, {"image/png": {"width": width, "height": height}}
 
     def __repr__(self):

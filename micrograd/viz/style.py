@@ -1,10 +1,13 @@
-"""Colours and fonts of the drawings, in one place.
+"""Colours (from the palette), fonts and borders of the drawings, in one place.
 
 Fills are light so black text stays readable on every one of them; roles
-use four hues that stay distinct for the common colour-vision deficiencies
-(blue, amber, near-white, green differ in lightness as well as hue).
+use four hues that differ in lightness as well as hue, and, for a learner
+who cannot tell the hues apart, a border of their own (``ROLE_BORDERS``):
+a parameter's is dashed, the output's double; the node a stepper works on,
+or the one a check found wrong, is drawn with a border three times as thick.
 """
 
+from .. import palette
 from ..palette import ROLE_COLOURS
 from .graph import INPUT, INTERMEDIATE, OUTPUT, PARAMETER
 
@@ -20,18 +23,32 @@ ROLE_NAMES = {
     OUTPUT: "output",
 }
 
-BORDER = "#475569"
-EDGE = "#64748b"
-NOTE_TEXT = "#475569"
-OP_FILL = "#eef2f7"
-STAND_IN_FILL = "#f1f5f9"  # the boxes that stand for left-out parts
-HIGHLIGHT = "#dc2626"
-HIGHLIGHT_WIDTH = "2.5"
+# Each role's border besides its colour (DOT attributes), so roles differ in shape as well:
+# what is left of the legend's colours under protanopia, deuteranopia or tritanopia still tells them apart.
+ROLE_BORDERS = {
+    INPUT: "",
+    PARAMETER: 'style="rounded,filled,dashed"',
+    INTERMEDIATE: "",
+    OUTPUT: "peripheries=2",
+}
+ROLE_BORDER_WORDS = {INPUT: "", PARAMETER: "dashed", INTERMEDIATE: "", OUTPUT: "double"}
+
+BORDER = palette.BORDER
+EDGE = palette.EDGE
+NOTE_TEXT = palette.NOTE_TEXT
+OP_FILL = palette.OP_FILL
+STAND_IN_FILL = palette.STAND_IN_FILL
+STAND_IN_STYLE = 'style="rounded,filled,dotted"'  # dashed is a parameter's border
+HIGHLIGHT = palette.HIGHLIGHT
+INACTIVE_TEXT = palette.INACTIVE_TEXT
+WINDOW_CUT = palette.WINDOW_CUT
+EMPTY_FILL = palette.EMPTY_FILL
+HIGHLIGHT_WIDTH = "3"  # three times a border's width: the mark shows without its colour
 
 # Gradient colouring: white at zero, up to these at the largest |grad|.
-_NEGATIVE = (0xF8, 0x71, 0x71)  # red
-_POSITIVE = (0x60, 0xA5, 0xFA)  # blue
-_WHITE = (0xFF, 0xFF, 0xFF)
+_NEGATIVE = tuple(int(palette.GRAD_NEGATIVE[i : i + 2], 16) for i in (1, 3, 5))  # red
+_POSITIVE = tuple(int(palette.GRAD_POSITIVE[i : i + 2], 16) for i in (1, 3, 5))  # blue
+_WHITE = tuple(int(palette.GRAD_ZERO[i : i + 2], 16) for i in (1, 3, 5))
 
 COLOR_BY = ("role", "grad", None)
 
@@ -47,7 +64,7 @@ def check_color_by(color_by):
 def grad_fill(grad, largest):
     """A fill for ``grad``: white for 0, deeper red/blue as |grad| nears ``largest``."""
     if largest <= 0.0 or grad == 0.0:
-        return "#ffffff"
+        return palette.GRAD_ZERO
     # The square root keeps small gradients visible next to a large one.
     strength = min(abs(grad) / largest, 1.0) ** 0.5
     target = _NEGATIVE if grad < 0 else _POSITIVE

@@ -216,7 +216,7 @@ def crop_to_window(svg, window):
         if k:
             middle = top + BAND_GAP / 2
             parts.append(f'<line class="micrograd-band-gap" x1="0" y1="{middle:.2f}" x2="{window.width:.2f}" y2="{middle:.2f}" '
-                         'stroke="#94a3b8" stroke-dasharray="4 3"/>')
+                         f'stroke="{style.WINDOW_CUT}" stroke-dasharray="4 3"/>')
             top += BAND_GAP
         inside = drawing if k == 0 else _ID.sub("", drawing)
         parts.append(f'<svg class="micrograd-band" x="0" y="{top:.2f}" width="{window.width:.2f}" height="{height:.2f}" '

@@ -4,7 +4,7 @@ import html
 
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
-from ._base import Controller, fmt, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, focus_style, message_html, static_html, widgets
 from .drawing import draw, drawing_options, kept_layout, kept_plan, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
@@ -121,10 +121,12 @@ class BackpropStepper(Controller):
         return self.schedule[self.position - 1] if self.position else None
 
     def _build_widgets(self):
-        self.step_button = widgets.Button(description="Step", icon="step-forward", tooltip="process the next node")
-        self.back_button = widgets.Button(description="Back", icon="step-backward", tooltip="undo the last node")
-        self.run_button = widgets.Button(description="To the end", icon="fast-forward", tooltip="finish the backward pass")
-        self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="all gradients back to zero")
+        self.step_button = widgets.Button(description="Step", tooltip="process the next node")
+        self.back_button = widgets.Button(description="Back", tooltip="undo the last node")
+        self.run_button = widgets.Button(description="To the end", tooltip="finish the backward pass")
+        self.reset_button = widgets.Button(description="Reset", tooltip="all gradients back to zero")
+        # A button's name is the word it shows (an icon's glyph would be read as part of it);
+        # Tab goes through them in the order shown, Enter or Space presses the one in focus.
         self.panel = widgets.HTML()
         self.picture = GraphWindow()  # the drawing, around the active node unless the whole graph is asked for
         self.graph, self.whole_graph = self.picture.box, self.picture.whole_graph
@@ -133,7 +135,7 @@ class BackpropStepper(Controller):
         self.run_button.on_click(lambda _: self.finish())
         self.reset_button.on_click(lambda _: self.reset())
         buttons = widgets.HBox([self.step_button, self.back_button, self.run_button, self.reset_button, self.whole_graph])
-        self.widget = widgets.VBox([buttons, self.panel, self.graph])
+        self.widget = widgets.VBox([buttons, self.panel, self.graph, focus_style()])
         self.widget.add_class("micrograd-backprop-stepper")
         self.panel.add_class("micrograd-panel")
 
@@ -284,7 +286,7 @@ class BackpropStepper(Controller):
         self.step_button.disabled = self.run_button.disabled = self.done
         self.back_button.disabled = self.reset_button.disabled = self.position == 0
         self._draw_graph()
-        self.panel.value = self._panel_html()
+        self.panel.value = announced(self._panel_html())
 
     def show_whole_graph(self, whole=True):
         """The whole graph, scrolling in its box; ``whole=False``: the part around the active node."""

@@ -4,7 +4,7 @@ import html
 import random
 
 from ..gpt import token_probabilities
-from ._base import Controller, message_html, static_html, widgets
+from ._base import SCREEN_READER_ONLY, Controller, announced, focus_style, message_html, static_html, widgets
 from .generation_html import CHOICE_PX, attention_html, draw_html, name_html, panel, probabilities_html, row
 
 __all__ = ["GenerationStepper"]
@@ -80,10 +80,10 @@ class GenerationStepper(Controller):
 
     def _build_widgets(self):
         button = {"width": "118px"}
-        self.step_button = widgets.Button(description="Step", icon="step-forward", tooltip="draw the next letter", layout=button)
-        self.back_button = widgets.Button(description="Back", icon="step-backward", tooltip="take back the last letter", layout=button)
-        self.end_button = widgets.Button(description="To the end", icon="fast-forward", tooltip="draw until the name ends", layout=button)
-        self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="start again from BOS", layout=button)
+        self.step_button = widgets.Button(description="Step", tooltip="draw the next letter", layout=button)
+        self.back_button = widgets.Button(description="Back", tooltip="take back the last letter", layout=button)
+        self.end_button = widgets.Button(description="To the end", tooltip="draw until the name ends", layout=button)
+        self.reset_button = widgets.Button(description="Reset", tooltip="start again from BOS", layout=button)
         low, high = TEMPERATURE_RANGE
         self.temperature_slider = widgets.FloatSlider(
             value=self.temperature, min=min(low, self.temperature), max=max(high, self.temperature), step=0.05, readout_format=".2f",
@@ -105,7 +105,7 @@ class GenerationStepper(Controller):
         buttons = widgets.HBox([self.step_button, self.back_button, self.end_button, self.reset_button])
         settings = widgets.HBox([self.temperature_slider, self.seed_box])
         panels = widgets.HBox([self.choice_panel, self.attention_panel], layout={"flex_flow": "row wrap"})
-        self.widget = widgets.VBox([buttons, settings, self.status, self.name_panel, panels])
+        self.widget = widgets.VBox([buttons, settings, self.status, self.name_panel, panels, focus_style()])
         self.widget.add_class("micrograd-generation-stepper")
         self.status.add_class("micrograd-status")
         self.choice_panel.add_class("micrograd-choice")
@@ -188,7 +188,7 @@ class GenerationStepper(Controller):
         done, empty = bool(self.done), not self.steps
         self.step_button.disabled = self.end_button.disabled = done
         self.back_button.disabled = self.reset_button.disabled = empty
-        self.status.value = self._status_html()
+        self.status.value = announced(f"{self._status_html()}{self._said_html()}")
         self.name_panel.value = self._name_html()
         self.choice_panel.value = self._choice_html()
         self.attention_panel.value = self._attention_html()
@@ -198,6 +198,17 @@ class GenerationStepper(Controller):
             f"step <b class='micrograd-step'>{len(self.steps)}</b> of at most {self.model.block_size} · "
             f"temperature {self.temperature:.2f} · seed {self.seed}"
         )
+
+    def _said_html(self):
+        """What a screen reader hears after a step, from the live status line: the letter drawn, its
+        probability, the name so far.  Hidden on screen, where the panels below show it."""
+        if not self.steps:
+            return ""
+        last = self.steps[-1]
+        drawn = self.symbols[last.token]
+        words = (f": drew {drawn!r} with probability {last.probabilities[last.token]:.2f}; "
+                 f"the name so far is {self.name!r}")
+        return f'<span class="micrograd-sr-only" style="{SCREEN_READER_ONLY}">{html.escape(words)}</span>'
 
     def _name_html(self):
         symbols = [self.symbols[t] for t in self.tokens]

@@ -16,22 +16,26 @@ BAR_PX = 200  # the likeliest token's bar is this wide, the others in proportion
 DRAW_BAR_PX = 340  # the cumulative bar, all tokens end to end
 CHOICE_PX = DRAW_BAR_PX + 20  # the next-token panel: its bars, the cumulative bar and their captions
 CELL_PX = 24  # an attention cell: room for ".52" at 11 px
-_TEXT = "#1e293b"
-_MUTED = "#64748b"
-_SEGMENT_FILLS = ("#cbd5e1", "#e2e8f0")  # alternate, so neighbouring tokens stay apart
+_TEXT = palette.PANEL_TEXT
+_MUTED = palette.PANEL_MUTED
+_SEGMENT_FILLS = palette.SEGMENT_FILLS
 _FONT = "font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace"
-_PANEL = "flex:0 0 auto;margin:0 18px 8px 0;font-size:13px;line-height:1.35;color:" + _TEXT
+# A panel is a light card of its own, so its colours read the same in JupyterLab's dark theme.
+_PANEL = (
+    "flex:0 0 auto;margin:0 18px 8px 0;padding:4px 6px;border-radius:4px;font-size:13px;line-height:1.35;"
+    f"color:{_TEXT};background-color:{palette.PANEL_BACKGROUND}"
+)
 
 
 def _e(text):
     return html.escape(str(text))
 
 
-def _chip(symbol, colour="#f1f5f9", bold=False, border="#cbd5e1"):
+def _chip(symbol, colour=palette.CHIP_FILL, bold=False, border=palette.CHIP_BORDER):
     weight = "font-weight:bold;" if bold else ""
     return (
         f'<span style="display:inline-block;min-width:16px;padding:1px 5px;margin:0 2px 2px 0;text-align:center;'
-        f'border:1px solid {border};border-radius:4px;background-color:{colour};{weight}{_FONT}">{_e(symbol)}</span>'
+        f'border:1px solid {border};border-radius:4px;background-color:{colour};color:{_TEXT};{weight}{_FONT}">{_e(symbol)}</span>'
     )
 
 
@@ -44,11 +48,11 @@ def name_html(symbols, drawn=None, done=None):
     chips = []
     for k, symbol in enumerate(symbols):
         newest = drawn is not None and k == len(symbols) - 1 and done is None
-        chips.append(_chip(symbol, palette.SAMPLE_COLOUR if newest else "#f1f5f9", bold=newest,
-                           border=palette.SAMPLE_COLOUR if newest else "#cbd5e1"))
+        chips.append(_chip(symbol, palette.SAMPLE_COLOUR if newest else palette.CHIP_FILL, bold=newest,
+                           border=palette.SAMPLE_TEXT if newest else palette.CHIP_BORDER))
     if done is not None and drawn is not None:
-        chips.append(_chip(drawn, "#ffffff", border=palette.SAMPLE_COLOUR))
-    tail = f'<span class="micrograd-done" style="margin-left:8px;color:{_MUTED}">{_e(done)}</span>' if done else ""
+        chips.append(_chip(drawn, palette.PANEL_BACKGROUND, border=palette.SAMPLE_TEXT))
+    tail = f'<span class="micrograd-done" style="margin-left:8px;color:{palette.MUTED_TEXT}">{_e(done)}</span>' if done else ""
     return f'<div class="micrograd-name" style="font-size:14px;margin:4px 0 6px 0">{"".join(chips)}{tail}</div>'
 
 
@@ -72,7 +76,7 @@ def probabilities_html(symbols, probabilities, drawn, top=8):
         is_drawn = i == drawn
         colour = palette.SAMPLE_COLOUR if is_drawn else palette.WEIGHT_COLOUR
         width = max(1, round(p / largest * BAR_PX)) if p > 0 else 0
-        note = ' <b style="color:%s">drawn</b>' % palette.SAMPLE_COLOUR if is_drawn else ""
+        note = ' <b style="color:%s">drawn</b>' % palette.SAMPLE_TEXT if is_drawn else ""
         rows.append(
             f'<div class="micrograd-bar{" micrograd-drawn" if is_drawn else ""}" style="display:flex;align-items:center;height:19px">'
             f'<span style="width:52px;text-align:right;padding-right:6px;{_FONT};{"font-weight:bold;" if is_drawn else ""}">{_e(symbols[i])}</span>'
@@ -138,7 +142,7 @@ def attention_html(symbols, attention, layer_names=None):
         for h, weights in enumerate(heads):
             cells = []
             for w in weights:
-                text_colour = "#ffffff" if w > 0.55 else _TEXT
+                text_colour = palette.text_on(palette.weight_shade(w))
                 shown = "1" if w >= 0.995 else f"{w:.2f}"[1:]
                 cells.append(
                     f'<td style="width:{CELL_PX}px;height:20px;padding:0;text-align:center;font-size:11px;'

@@ -11,13 +11,14 @@ the same either way.
 
 import html
 
+from .. import palette
 from ._base import GRAPH_MAX_HEIGHT, graph_widget, no_graphviz_html, require, widgets
 
 __all__ = ["GraphWindow", "WINDOW_HEIGHT_PX"]
 
 # The box's height, less the note above the drawing and a sideways scroll bar under it.
 WINDOW_HEIGHT_PX = int(GRAPH_MAX_HEIGHT.removesuffix("px")) - 60
-_NOTE_STYLE = "font-size:12px;color:#475569;margin-bottom:4px"
+_NOTE_STYLE = f"font-size:12px;color:{palette.MUTED_TEXT};margin-bottom:4px"
 
 
 class GraphWindow:
@@ -80,4 +81,4 @@ class GraphWindow:
             note = f"Showing the part of the graph around {what}; tick Whole graph to scroll through all of it."
         self.window = part
         head = f'<div class="micrograd-window-note" style="{_NOTE_STYLE}">{html.escape(note)}</div>' if note else ""
-        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source)
+        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source, words=drawing.words)

@@ -5,7 +5,7 @@ import time
 
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
-from ._base import Controller, fmt, message_html, static_html, widgets
+from ._base import Controller, announced, fmt, focus_style, message_html, require, static_html, widgets
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
 
@@ -24,6 +24,16 @@ LR_DECIMALS = 4
 def format_lr(lr):
     """A learning rate as the slider's readout and the status line both show it."""
     return f"{lr:.{LR_DECIMALS}f}"
+
+
+class _NamedImage(widgets.Image):
+    """ipywidgets' Image with a name for a screen reader: its tooltip, as the img's title.
+
+    Image takes no alt text, and its view puts the tooltip in the title only when the model's
+    description is empty, a trait Image lacks (without it the view fails to draw at all).
+    """
+
+    description = require("traitlets").Unicode("").tag(sync=True)
 
 
 class TrainingStepper(Controller):
@@ -97,10 +107,10 @@ class TrainingStepper(Controller):
 
     def _build_widgets(self, run_steps, play_interval):
         button = {"width": "100px"}  # room for the icon and the word, no more
-        self.step_button = widgets.Button(description="Step", icon="step-forward", tooltip="one training step", layout=button)
+        self.step_button = widgets.Button(description="Step", tooltip="one training step", layout=button)
         self.run_steps = widgets.BoundedIntText(value=run_steps, min=1, max=100_000, description="steps", layout={"width": "150px"})
-        self.run_button = widgets.Button(description="Run", icon="forward", tooltip="run that many steps", layout=button)
-        self.reset_button = widgets.Button(description="Reset", icon="undo", tooltip="initial parameters, empty history", layout=button)
+        self.run_button = widgets.Button(description="Run", tooltip="run that many steps", layout=button)
+        self.reset_button = widgets.Button(description="Reset", tooltip="initial parameters, empty history", layout=button)
         self.play = widgets.Play(value=0, min=0, max=10**9, interval=play_interval, show_repeat=False, tooltip="play / pause")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="run", layout={"width": "260px"})
         scheduled = self.session.scheduled
@@ -122,7 +132,8 @@ class TrainingStepper(Controller):
         self.status = widgets.HTML()
         width, height = self.plot.size
         # Shown at the size it was drawn for: the PNG has DENSITY times the pixels.
-        self.image = widgets.Image(format="png", layout={"width": f"{width}px", "height": f"{height}px"})
+        self.image = _NamedImage(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
+                                 tooltip="the loss per step and the decision boundary")
 
         self.step_button.on_click(lambda _: self._guarded(self.step))
         self.run_button.on_click(lambda _: self._guarded(self.run))
@@ -131,7 +142,7 @@ class TrainingStepper(Controller):
         self.play.observe(self._on_play, names="value")
 
         controls = widgets.HBox([self.step_button, self.run_steps, self.run_button, self.play, self.reset_button])
-        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.image])
+        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.image, focus_style()])
         self.widget.add_class("micrograd-training-stepper")
         self.status.add_class("micrograd-status")
 
@@ -218,7 +229,7 @@ class TrainingStepper(Controller):
         lr = self.session.learning_rate
         if self.session.scheduled:
             self.lr_slider.value = min(lr, self.lr_slider.max)
-        self.status.value = self._status_html()
+        self.status.value = announced(self._status_html())
 
     def _status_html(self):
         parts = [f"step <b class='micrograd-step'>{len(self.history)}</b>"]
