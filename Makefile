@@ -55,12 +55,6 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
 
-# axe-core, which the browser and site tests inject into the pages they open, from package.json's pin.
-AXE := node_modules/axe-core/axe.min.js
-$(AXE): package.json package-lock.json
-	npm ci --no-audit --no-fund
-	@touch $@
-
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
 lab: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/lab.py
