@@ -39,24 +39,14 @@ from pathlib import Path
 import psutil
 import pytest
 
+import chromium
+from chromium import RUN_FINISHED
+
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
-CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
-    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
-)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 START_TIMEOUT_SECONDS = 120
 STOP_TIMEOUT_SECONDS = 30
 PAGE_TIMEOUT_MS = 120_000  # a loaded CI machine can take a while to start a kernel
@@ -71,16 +61,6 @@ LAB_SETTINGS = {
     # Every cell in the page, so the outputs of cells scrolled out of view can be measured too.
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
-
-
-def chromium_or_fail():
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        pytest.fail(
-            f"Chromium is needed for the browser test but {CHROMIUM} is not an executable. "
-            "Install Debian's chromium package (apt-get install chromium), or point "
-            "MICROGRAD_CHROMIUM at a Chromium executable. Do not use `playwright install`."
-        )
-    return CHROMIUM
 
 
 class Lab:
@@ -190,23 +170,12 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    executable = chromium_or_fail()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser(chromium_browser):
+    return chromium_browser  # the session's one Chromium (tests/chromium.py)
 
 
 def new_page(browser, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(PAGE_TIMEOUT_MS)
-    return page
+    return chromium.new_page(browser, width, height, PAGE_TIMEOUT_MS)
 
 
 @pytest.fixture
@@ -492,14 +461,6 @@ panel => {
 }
 """ % {"min_text": MIN_TEXT_PX, "max_stretch": MAX_RASTER_STRETCH}
 
-# Done: nothing queued or running ([*]), the kernel idle, and some cell run.
-RUN_FINISHED = """
-panel => {
-  const prompts = Array.from(panel.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')).map(p => p.textContent);
-  const idle = Array.from(document.querySelectorAll('.jp-StatusBar-Item')).some(i => /\\| Idle$/.test(i.textContent.trim()));
-  return idle && prompts.some(p => /\\[\\d+\\]/.test(p)) && !prompts.some(p => p.includes('*'));
-}
-"""
 
 # Code cells with source that did not run (an error stopped Run All).
 NOT_RUN = """

@@ -44,7 +44,7 @@ import pytest
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
 # Debian's Chromium and the flags the browser test starts it with.
-from test_browser import CHROMIUM_ARGS, chromium_or_fail
+from chromium import CHROMIUM_ARGS, chromium_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
