@@ -53,6 +53,8 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) --compile-bytecode -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
+	@# The browser app's kernel extension (make lite builds with it) is for JupyterLite, not this JupyterLab.
+	@$(VENV_PYTHON) -m jupyter labextension disable --level=sys_prefix @jupyterlite/pyodide-kernel-extension >/dev/null 2>&1
 	@touch $@
 
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.

@@ -254,7 +254,7 @@ learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8  # microgpt's Ada
 
 
 def training_step(gpt, params, m, v, tokens, step, num_steps):
-    """One step of microgpt's training on one document's tokens (BOS, its letters, BOS); returns the loss's number."""
+    """One step of microgpt's training on one document's tokens; returns the loss's number."""
     n = min(block_size, len(tokens) - 1)
     # your code here: a fresh KV cache; the mean over n positions of -log(probability of the next token);
     # loss.backward(); Adam at lr_t = learning_rate * (1 - step / num_steps), with m_hat and v_hat;

@@ -52,7 +52,11 @@ def launch():
 
     playwright = sync_playwright().start()
     try:
-        return playwright, playwright.chromium.launch(executable_path=chromium_or_fail(), args=CHROMIUM_ARGS, headless=True)
+        # Scrollbars drawn (Playwright hides them by default): a page whose box scrolls must show it, as
+        # tests/test_site.py checks; a context with is_mobile draws them as overlays, as macOS and phones do.
+        return playwright, playwright.chromium.launch(
+            executable_path=chromium_or_fail(), args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--hide-scrollbars"]
+        )
     except BaseException:
         playwright.stop()
         raise

@@ -44,7 +44,6 @@ import pytest
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
 # Debian's Chromium and the flags the browser test starts it with.
-from chromium import CHROMIUM_ARGS, chromium_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -256,19 +255,9 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium, one for every page, drawing scrollbars (Playwright hides them by default)."""
-    executable = chromium_or_fail()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--hide-scrollbars"]
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser(chromium_browser):
+    """The session's one Chromium (tests/chromium.py), which draws scrollbars as a reader's browser does."""
+    return chromium_browser
 
 
 def new_context(browser):

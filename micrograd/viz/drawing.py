@@ -261,7 +261,9 @@ def draw_dot(root, options=None, *, highlight=None, notes=None, kept_plan=None, 
         return make_drawing(dot_text(root, options, highlight, rankdir, notes, kept_plan=kept_plan), options.page_width, rankdir)
 
     drawing = make(options.rankdir) if options.rankdir != "auto" else narrower(make("LR"), lambda: make("TB"))
+    # In words from the reading the drawing made (a foreign class's graph is read once, not again here).
     drawing.words = describe_graph(
-        root, precision=options.precision, show_grad=options.show_grad, highlight=highlight, notes=notes
+        kept_plan.view(root, "draw_dot").root, precision=options.precision, show_grad=options.show_grad,
+        highlight=highlight, notes=notes,
     )
     return drawing

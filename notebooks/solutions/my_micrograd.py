@@ -271,7 +271,7 @@ learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8  # microgpt's Ada
 
 
 def training_step(gpt, params, m, v, tokens, step, num_steps):
-    """One step of microgpt's training on one document's tokens (BOS, its letters, BOS); returns the loss's number."""
+    """One step of microgpt's training on one document's tokens; returns the loss's number."""
     n = min(block_size, len(tokens) - 1)
     keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
     losses = []
