@@ -53,8 +53,6 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) --compile-bytecode -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
-	@# The browser app's kernel extension (make lite builds with it) is for JupyterLite, not this JupyterLab.
-	@$(VENV_PYTHON) -m jupyter labextension disable --level=sys_prefix @jupyterlite/pyodide-kernel-extension >/dev/null 2>&1
 	@touch $@
 
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.
@@ -110,8 +108,12 @@ lock:
 	  --python-version 3.14 --python-platform wasm32-pyodide2024 --only-binary :all: --generate-hashes \
 	  --no-emit-package widgetsnbextension --no-emit-package ipykernel --custom-compile-command "make lock" \
 	  -o docs/lite/requirements.txt
+	@# What make lite builds the app with, installed apart from .venv by each build.
+	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade docs/lite/build-requirements.in \
+	  --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+	  -o docs/lite/build-requirements.txt
 	npm install --package-lock-only --ignore-scripts --no-audit --no-fund
-	@echo "constraints.txt, docs/lite/requirements.txt and package-lock.json refreshed; run make test before committing them"
+	@echo "constraints.txt, docs/lite/*requirements.txt and package-lock.json refreshed; run make test before committing them"
 
 clean:
 	rm -rf .venv .venv-3.* $(VENV) node_modules build dist *.egg-info .pytest_cache .hypothesis

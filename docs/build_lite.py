@@ -7,7 +7,9 @@ server (GitHub Pages, a course server, ``python -m http.server``) serves it and
 the browser asks no other host:
 
 - JupyterLite and its Pyodide kernel, from PyPI (``jupyterlite-core``,
-  ``jupyterlite-pyodide-kernel``, pinned in constraints.txt);
+  ``jupyterlite-pyodide-kernel``, pinned with their hashes in docs/lite/build-requirements.txt),
+  installed by each build into a venv of its own: the kernel's JupyterLab extension is for
+  the app, and would break the JupyterLab that make lab opens;
 - Pyodide's core, and Graphviz compiled to WebAssembly (``@viz-js/viz``), from
   npm (pinned in package-lock.json; ``make setup`` runs ``npm ci``);
 - the pure-Python wheels the kernel and the lessons import, from PyPI
@@ -97,14 +99,27 @@ def browser_wheels(folder):
     ])
 
 
-def kernel_wheels(folder):
-    """The Pyodide kernel's own wheels (its kernel, piplite, and its stand-ins for ipykernel and widgetsnbextension)."""
-    import jupyterlite_pyodide_kernel
+def build_tools(work):
+    """A venv holding JupyterLite and its Pyodide kernel at their pinned versions; returns its Python."""
+    uv = Path(sys.executable).with_name("uv")
+    tools = work / "tools"
+    run([uv, "venv", "--quiet", "--python", sys.executable, tools])
+    python = tools / "bin" / "python"
+    run([uv, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"])
+    return python
 
-    shipped = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / KERNEL_EXTENSION / "static" / "pypi"
+
+def labextensions(python):
+    """The share/jupyter/labextensions folder of the venv whose Python this is."""
+    return Path(python).parent.parent / "share" / "jupyter" / "labextensions"
+
+
+def kernel_wheels(folder, tools):
+    """The Pyodide kernel's own wheels (its kernel, piplite, and its stand-ins for ipykernel and widgetsnbextension)."""
+    shipped = labextensions(tools) / KERNEL_EXTENSION / "static" / "pypi"
     wheels = sorted(shipped.glob("*.whl"))
     if not wheels:
-        raise SystemExit(f"jupyterlite-pyodide-kernel {jupyterlite_pyodide_kernel.__version__} has no wheels in {shipped}")
+        raise SystemExit(f"jupyterlite-pyodide-kernel has no wheels in {shipped}")
     # It ships two widgetsnbextension stand-ins; ipywidgets 8 wants the 4.x one.
     for wheel in wheels:
         if not wheel.name.startswith("widgetsnbextension-3."):
@@ -155,7 +170,7 @@ def full_distribution(source, work):
     return next(path.parent for path in (work / "full").rglob("pyodide-lock.json"))
 
 
-def pyodide_folder(target, work, full=None):
+def pyodide_folder(target, work, tools, full=None):
     """Pyodide's core, this app's wheels and its lock, in ``target``; returns the names the kernel preloads."""
     target.mkdir(parents=True)
     core = full_distribution(full, work) if full else npm_package("pyodide")
@@ -165,7 +180,7 @@ def pyodide_folder(target, work, full=None):
     wheels = work / "wheels"
     wheels.mkdir()
     browser_wheels(wheels)
-    kernel_wheels(wheels)
+    kernel_wheels(wheels, tools)
     package_wheel(wheels, work)
     profile_wheel(wheels)
     lock = write_lock(wheels, npm_lock["info"], lock_path=work / "app-lock.json")
@@ -235,9 +250,10 @@ SETTINGS = {
 }
 
 
-def federated_extensions():
-    shared = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
-    return [shared / KERNEL_EXTENSION, shared / WIDGETS_EXTENSION]
+def federated_extensions(tools):
+    """The app's JupyterLab extensions: the Pyodide kernel's, and ipywidgets' from this environment (the version
+    of the ipywidgets the app's kernel loads)."""
+    return [labextensions(tools) / KERNEL_EXTENSION, Path(sys.prefix) / "share" / "jupyter" / "labextensions" / WIDGETS_EXTENSION]
 
 
 def replaceable(outdir):
@@ -252,17 +268,18 @@ def build(outdir, full=None, quiet=False):
     with tempfile.TemporaryDirectory(prefix="micrograd-lite-") as work:
         work = Path(work)
         lite_dir, built = work / "lite", work / "app"
-        preload = pyodide_folder(lite_dir / "static" / "pyodide", work, full)
+        tools = build_tools(work)
+        preload = pyodide_folder(lite_dir / "static" / "pyodide", work, tools, full)
         lessons(lite_dir / "files")
         extensions = lite_dir / "labextensions"  # only these two, whatever else the environment has
-        for extension in federated_extensions():
+        for extension in federated_extensions(tools):
             shutil.copytree(extension, extensions / extension.relative_to(extension.parent.parent))
         build_config = {"FederatedExtensionAddon": {"extra_labextensions_path": [str(extensions)]}}
         (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=1) + "\n")
         (lite_dir / "jupyter-lite.json").write_text(json.dumps(app_config(preload), indent=1) + "\n")
         (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS, indent=1) + "\n")
         command = [
-            sys.executable, "-m", "jupyterlite_core", "build",
+            tools, "-m", "jupyterlite_core", "build",
             "--lite-dir", lite_dir, "--output-dir", built,
             "--contents", lite_dir / "files",
             "--settings-overrides", lite_dir / "overrides.json",
