@@ -92,8 +92,8 @@ def open_lesson(page, name):
 
     open_file_browser(page)
     page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
-    panel = page.locator(".jp-NotebookPanel")
-    expect(panel).to_have_count(1)
+    panel = page.get_by_role("tabpanel", name=name)
+    expect(panel).to_be_visible()
     expect(page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"Python \(Pyodide\) \| Idle$"))).to_be_visible(
         timeout=PAGE_TIMEOUT_MS
     )
