@@ -8,7 +8,14 @@ says which feature wanted it and how to install it.
 import importlib
 import sys
 
-__all__ = ["require"]
+__all__ = ["NotInThisApp", "require"]
+
+
+class NotInThisApp(ImportError):
+    """A package the browser app (Pyodide) has no build of: IPython shows the advice alone, as one line."""
+
+    def _render_traceback_(self):
+        return [f"{type(self).__name__}: {self.msg}"]
 
 
 def require(module, feature, extra):
@@ -23,12 +30,12 @@ def require(module, feature, extra):
         return importlib.import_module(module)
     except ImportError as error:
         package = {"sklearn": "scikit-learn", "PIL": "pillow"}.get(module.split(".")[0], module.split(".")[0])
-        if sys.platform == "emscripten":
-            raise ImportError(
+        if sys.platform == "emscripten":  # the import's own one-line error would only repeat it: not chained
+            raise NotInThisApp(
                 f"{feature} needs {package} (could not import {module!r}), which this browser app does not have: "
                 "run this lesson in JupyterLab (`make lab`), or in a JupyterLite app built with a full "
                 "Pyodide distribution"
-            ) from error
+            ) from None
         raise ImportError(
             f"{feature} needs {package} (could not import {module!r}): run `pip install {package}`, "
             f"or install micrograd with the {extra} extra: `pip install 'micrograd-lessons[{extra}]'`"

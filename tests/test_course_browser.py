@@ -116,7 +116,9 @@ def test_under_pyodide_a_missing_package_is_not_answered_with_pip_install(monkey
     try:
         optional.require("numpy_that_is_not_there", "micrograd.widgets.TrainingStepper's figure", "widgets")
     except ImportError as error:
-        message = str(error)
+        message, shown = str(error), error._render_traceback_()
+        assert error.__cause__ is None and error.__suppress_context__  # one line under the cell, not a chain
+    assert shown == [f"NotInThisApp: {message}"]
     assert "pip install" not in message
     assert message.startswith("micrograd.widgets.TrainingStepper's figure needs numpy_that_is_not_there")
     assert "which this browser app does not have: run this lesson in JupyterLab (`make lab`)" in message
