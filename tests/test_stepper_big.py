@@ -4,61 +4,18 @@ lines).  Its speed is measured by ``benchmarks/stepper_gpt.py``; here, that the 
 and that a step no longer reads and collapses the whole graph again."""
 
 import html
-import math
 import random
 import re
 import sys
 
 import pytest
 
+from gpt_answers import MICROGPT_VALUE, load_source
 from micrograd.viz import collapse, draw_dot
 from micrograd.widgets import BackpropStepper
 
 
-class MicroValue:
-    """microgpt's Value, as its file writes it."""
-
-    __slots__ = ("data", "grad", "_children", "_local_grads")
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data
-        self.grad = 0
-        self._children = children
-        self._local_grads = local_grads
-
-    def __add__(self, other):
-        other = other if isinstance(other, MicroValue) else MicroValue(other)
-        return MicroValue(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, MicroValue) else MicroValue(other)
-        return MicroValue(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, other): return MicroValue(self.data**other, (self,), (other * self.data**(other - 1),))
-    def log(self): return MicroValue(math.log(self.data), (self,), (1 / self.data,))
-    def exp(self): return MicroValue(math.exp(self.data), (self,), (math.exp(self.data),))
-    def relu(self): return MicroValue(max(0, self.data), (self,), (float(self.data > 0),))
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other**-1
-
-    def backward(self):
-        topo, visited = [], set()
-
-        def build_topo(v):
-            if v not in visited:
-                visited.add(v)
-                for child in v._children:
-                    build_topo(child)
-                topo.append(v)
-
-        build_topo(self)
-        self.grad = 1
-        for v in reversed(topo):
-            for child, local_grad in zip(v._children, v._local_grads):
-                child.grad += local_grad * v.grad
+MicroValue = load_source(MICROGPT_VALUE, "Value", {})  # microgpt's Value, as its file writes it
 
 
 def linear(x, w):
