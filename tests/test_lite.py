@@ -174,7 +174,6 @@ def learner(chromium_browser, served):
     """One learner's run through lessons 2 to 4 in the app, and what each showed."""
     offline = Offline(chromium_browser)
     page, seen = offline.page, {}
-    started = time.monotonic()
     page.goto(f"{served}/lab/index.html")
     for lesson, typed in [
         ("02_values_and_graphs.ipynb", {"%%my_micrograd lesson 2: MyValue": foreign_nodes.LECTURE_MY_VALUE,
@@ -194,10 +193,8 @@ def learner(chromium_browser, served):
                 type_into_cell(page, panel, first_line, text)
             else:
                 type_into_cell(page, panel, first_line, f"{first_line}\n{code}")
-        lesson_started = time.monotonic()
         run_all(page, panel)
         seen[lesson] = {
-            "seconds": time.monotonic() - lesson_started,
             "outputs": outputs_text(panel),
             "errors": error_outputs(panel),
             "drawings": drawings(panel),
@@ -206,7 +203,6 @@ def learner(chromium_browser, served):
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
         close_and_shut_down(page)
-    seen["seconds"] = time.monotonic() - started
     page.reload()
     open_file_browser(page)
     page.locator(".jp-DirListing-item").filter(has_text="my_micrograd.py").dblclick()
