@@ -7,6 +7,7 @@ browser test fails, saying what to install, rather than skips.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -34,6 +35,19 @@ panel => {
   return idle && prompts.some(p => /\\[\\d+\\]/.test(p)) && !prompts.some(p => p.includes('*'));
 }
 """
+
+
+def open_file_browser(page):
+    """The learner's default in JupyterLab and in the app: the file browser open in the left sidebar."""
+    from playwright.sync_api import expect
+
+    tab = page.get_by_role("tab", name=re.compile(r"^File Browser"))
+    expect(tab).to_be_visible()
+    # Wait for the restored layout (a click while restoring would be undone by it).
+    page.wait_for_function("() => { const f = document.querySelector('#filebrowser'); return f && !f.classList.contains('jp-mod-restoring'); }")
+    if not page.locator("#filebrowser").is_visible():
+        tab.click()
+    expect(page.locator("#filebrowser")).to_be_visible()
 
 
 def chromium_or_fail():

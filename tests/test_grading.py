@@ -367,7 +367,9 @@ def graded(tmp_path_factory, attack_paths):
             if wrong:
                 write(folder, f"wrong-{lesson}-{parity}.ipynb", wrong_answers(lesson, wrong))
     solution = notebook_of("01", solution=True)
-    write(folder, "loops.ipynb", insert_before_last_check(solution, "01", "while True:\n    pass"))
+    # Never ends, asleep: the time limit is the wall clock's, and a busy loop would take a core from the
+    # tests beside it for the whole limit.
+    write(folder, "loops.ipynb", insert_before_last_check(solution, "01", "import time\nwhile True:\n    time.sleep(0.1)"))
     write(folder, "greedy.ipynb", insert_before_last_check(solution, "01", "hoard = bytearray(4 * 1024**3)"))
     write(folder, "noisy.ipynb", insert_before_last_check(solution, "01", "print('x' * 30_000_000)"))
     write(folder, "broken.ipynb", small_notebook("import a_module_no_student_has"))

@@ -29,7 +29,7 @@ from urllib.parse import urlparse
 import pytest
 
 import foreign_nodes
-from chromium import RUN_FINISHED, new_page
+from chromium import RUN_FINISHED, new_page, open_file_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
@@ -98,17 +98,6 @@ def open_lesson(page, name):
         timeout=PAGE_TIMEOUT_MS
     )
     return panel
-
-
-def open_file_browser(page):
-    from playwright.sync_api import expect
-
-    expect(page.get_by_role("tab", name=re.compile(r"^File Browser"))).to_be_visible()
-    # Wait for the restored layout (a click while restoring would be undone by it).
-    page.wait_for_function("() => { const f = document.querySelector('#filebrowser'); return f && !f.classList.contains('jp-mod-restoring'); }")
-    if not page.locator("#filebrowser").is_visible():
-        page.get_by_role("tab", name=re.compile(r"^File Browser")).click()
-    expect(page.locator("#filebrowser")).to_be_visible()
 
 
 def type_into_cell(page, panel, first_line, code):
