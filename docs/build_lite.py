@@ -204,6 +204,10 @@ def lessons(target):
     for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         document = json.loads(notebook.read_text())
         document["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+        # The widgets' saved state stays out: the app's widget manager, restoring it while the kernel
+        # makes new widgets (Run All as soon as the kernel is ready), left lesson 2's first widget cell
+        # running forever.  Each stored widget output shows its static picture without it.
+        document["metadata"].pop("widgets", None)
         if notebook.stem in NEEDS_NUMPY:
             document["cells"].insert(0, {
                 "cell_type": "markdown",
