@@ -8,8 +8,9 @@ and backprop steppers and reads what the page shows.  The second opens
 every lesson and solution at 1280×800 with the file browser open (what a
 learner gets), runs all its cells (a lesson with widgets; the others are
 opened with no kernel and measured with their stored outputs, which strict
-nbval holds equal to a fresh run) and measures the page (and, in lessons 2, 3, 6 and 11, runs axe-core on the
-lesson's prose and outputs: no serious or critical WCAG 2.2 violation): nothing wider than
+nbval holds equal to a fresh run) and measures the page (and, in lessons 2,
+3, 6 and 11, runs axe-core on the lesson's prose and outputs: no serious or
+critical WCAG 2.2 violation): nothing wider than
 its output unless it scrolls in its own box, drawing and widget text at
 11 px or more, no picture stretched beyond 1.25× its pixels, no console
 errors.  Every wait is on something appearing in the page, never a sleep.
