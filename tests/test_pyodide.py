@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import foreign_nodes
 from micrograd import Value
 from micrograd.viz import draw_dot
 
@@ -75,6 +76,7 @@ def found(tmp_path_factory):
     packages = tmp_path_factory.mktemp("pyodide-packages")
     _copy_packages(packages)
     (packages / "lesson_cells.json").write_text(json.dumps(lesson_01_cells()), encoding="utf-8")
+    (packages / "lecture_autograd.py").write_text(foreign_nodes.LECTURE_AUTOGRAD, encoding="utf-8")
     location = (NODE_MODULES / "pyodide" / "worker.js").as_uri()  # where the kernel's worker would be
     done = subprocess.run(
         [node, str(RUNNER), str(packages), str(PROGRAM), location],
@@ -131,6 +133,14 @@ def test_a_figure_cell_of_lesson_01_runs_and_says_where_to_see_its_figure(found)
     assert define_f["success"]
     site = (REPO / "site").as_uri() + "/"
     assert figure == {"printed": f"{FIGURE_NOTE}{site} (or run the lesson in JupyterLab, `make lab`).\n", "success": True}
+
+
+def test_lesson_4s_check_on_the_lectures_recursive_order_leaves_the_kernel_alive_run_after_run(found):
+    # Each run, Python gives up on the check's chain 5 000 deep; freed whole, the chain would kill
+    # the kernel within a few runs (lesson04_order.deep_chain takes it apart first).
+    assert len(found["deep_checks"]) == 8
+    for verdict in found["deep_checks"]:
+        assert verdict.startswith("✓ Build it: topological order") and "Python gives up" in verdict, verdict
 
 
 def test_import_numpy_says_in_one_line_where_the_lesson_runs(found):

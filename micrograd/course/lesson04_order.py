@@ -1,5 +1,6 @@
 """Lesson 4's topological-order check: the small graphs it runs a learner's order on, and how a wrong order is named."""
 
+import contextlib
 import inspect
 import math
 
@@ -179,9 +180,24 @@ def order_problem(order, root, graph, topo=None):
             "only after all of its inputs")
 
 
+@contextlib.contextmanager
 def deep_chain(depth):
+    """A chain of ``depth`` additions, taken apart node by node once the ``with`` block ends.
+
+    Freed whole, the chain would be freed one link inside the next, a C call per link.  Under
+    the browser app's Pyodide that overflows the browser's stack and kills the kernel (freeing a
+    chain some 3 000 deep is enough); CPython's guard against deep freeing does not see that
+    stack.  Unlinked first, each node is freed on its own.
+    """
     x = Node(1.0, label="x")
     y = x
     for _ in range(depth):
         y = y + Node(1.0)
-    return y
+    try:
+        yield y
+    finally:
+        nodes = [y]
+        while nodes:
+            node = nodes.pop()
+            nodes.extend(node._prev)
+            node._prev = ()

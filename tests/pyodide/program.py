@@ -74,4 +74,11 @@ with open("my_micrograd.py", encoding="utf-8") as saved:
 with open("/packages/lesson_cells.json", encoding="utf-8") as cells:  # written by the test
     found["cells"] = [run_cell(code) for code in json.load(cells)]
 found["numpy"] = run_cell("import numpy as np")
+
+# Lesson 4's check on the lecture's recursive order: each run makes Python give up on a chain
+# 5 000 nodes deep, then frees it.  Freed whole, such a chain kills Pyodide within a few runs.
+from lecture_autograd import my_topological_order as lecture_order  # noqa: E402  (written by the test)
+from micrograd.course import lesson04 as check  # noqa: E402  (as lesson 4 imports it)
+
+found["deep_checks"] = [str(check.my_topological_order(lecture_order)) for _ in range(8)]
 print(json.dumps(found))
