@@ -15,6 +15,8 @@ the browser asks no other host:
 - the pure-Python wheels the kernel and the lessons import, from PyPI
   (pinned with their hashes in docs/lite/requirements.txt), and a wheel of this
   package built from this checkout;
+- bytecode for those wheels and for Pyodide's standard library, compiled by Pyodide's
+  own Python (docs/pyodide_bytecode.py), so that a kernel's start does not compile them;
 - a Pyodide lock written for exactly those wheels (docs/pyodide_lock.py), and a
   list of them the kernel loads when it starts, so ``import micrograd`` needs no
   ``%pip``.
@@ -49,6 +51,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "_ext")]
 from browser_links import NEEDS_NUMPY  # noqa: E402  (which lessons, and what they need)
+from pyodide_bytecode import add_bytecode  # noqa: E402
 from pyodide_lock import write_lock  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
@@ -183,6 +186,7 @@ def pyodide_folder(target, work, tools, full=None):
     kernel_wheels(wheels, tools)
     package_wheel(wheels, work)
     profile_wheel(wheels)
+    add_bytecode(core, sorted(wheels.glob("*.whl")), target / "python_stdlib.zip", work)
     lock = write_lock(wheels, npm_lock["info"], lock_path=work / "app-lock.json")
     for wheel in wheels.glob("*.whl"):
         shutil.copy2(wheel, target)

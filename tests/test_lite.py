@@ -268,6 +268,24 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     assert (app / "static" / "graphviz" / "viz.js").is_file()
 
 
+def test_every_module_the_app_ships_comes_with_its_bytecode(app):
+    # Compiled at build time (docs/pyodide_bytecode.py): a kernel's start imports, and compiles nothing.
+    import zipfile
+
+    folder = app / "static" / "pyodide"
+    without = []
+    for archive in sorted(folder.glob("*.whl")) + [folder / "python_stdlib.zip"]:
+        names = set(zipfile.ZipFile(archive).namelist())
+        for name in names:
+            if not name.endswith(".py"):
+                continue
+            directory, _, stem = name[:-3].rpartition("/")
+            cached = f"{stem}.pyc" if archive.suffix == ".zip" else f"__pycache__/{stem}.cpython-314.pyc"
+            if f"{directory}/{cached}".lstrip("/") not in names:
+                without.append(f"{archive.name}: {name}")
+    assert without == [], without[:20]
+
+
 def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
     # As make setup has JupyterLab's kernels load micrograd.course.magic: %%my_micrograd, and a NameError that says
     # what to run first, from a kernel's start, after a restart too.

@@ -1,0 +1,98 @@
+"""The browser app's bytecode (docs/pyodide_bytecode.py): compiled by Pyodide's own Python, and imported there.
+
+Runs npm's Pyodide in Node, as the build does: a small wheel and a small standard-library zip get their
+bytecode, then their sources are changed behind it.  Pyodide's Python imports what was compiled, which is
+what makes a kernel's start quick, with the wheel's files freshly dated, as Pyodide unpacks them.
+"""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from test_pyodide import NODE_MODULES, RUNNER, _node
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "docs"))
+from pyodide_bytecode import add_bytecode  # noqa: E402
+
+CORE = NODE_MODULES / "pyodide"
+
+PROBE = """
+import importlib.util, sys
+sys.path.insert(0, "/packages/stdlib.zip")
+import probe_package.probe as probe, probe_std
+print(probe.WHERE, probe_std.WHERE)
+print(importlib.util.MAGIC_NUMBER.hex())
+print(probe_std.named_file())
+"""
+
+
+def _wheel(path, files):
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+
+
+def _replace(archive, name, text):
+    """The archive with ``name``'s text changed and everything else as it was."""
+    with zipfile.ZipFile(archive) as opened:
+        entries = [(info, opened.read(info)) for info in opened.infolist()]
+    with zipfile.ZipFile(archive, "w") as rewritten:
+        for info, data in entries:
+            rewritten.writestr(info, text if info.filename == name else data)
+
+
+def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_standard_library_zip(tmp_path):
+    node = _node()
+    wheel = tmp_path / "probe_package-1.0-py3-none-any.whl"
+    _wheel(wheel, {
+        "probe_package/__init__.py": "",
+        "probe_package/probe.py": "WHERE = 'bytecode'\n",
+        "probe_package-1.0.dist-info/RECORD": "probe_package/__init__.py,,\nprobe_package/probe.py,,\n",
+    })
+    stdlib = tmp_path / "stdlib.zip"
+    _wheel(stdlib, {"probe_std.py": "WHERE = 'bytecode'\ndef named_file():\n    return named_file.__code__.co_filename\n"})
+    add_bytecode(CORE, [wheel], stdlib, tmp_path)
+
+    with zipfile.ZipFile(wheel) as opened:
+        names = opened.namelist()
+        record = opened.read("probe_package-1.0.dist-info/RECORD").decode()
+    compiled = [name for name in names if name.endswith(".pyc")]
+    assert sorted(compiled) == [
+        "probe_package/__pycache__/__init__.cpython-314.pyc", "probe_package/__pycache__/probe.cpython-314.pyc"
+    ], names
+    assert all(f"{name},," in record for name in compiled), record
+    assert "probe_std.pyc" in zipfile.ZipFile(stdlib).namelist()
+
+    # Sources changed after compiling: what Pyodide's Python imports is the bytecode.
+    _replace(wheel, "probe_package/probe.py", "WHERE = 'source'\n")
+    _replace(stdlib, "probe_std.py", "WHERE = 'source'\ndef named_file():\n    return named_file.__code__.co_filename\n")
+    packages = tmp_path / "packages"
+    with zipfile.ZipFile(wheel) as opened:
+        opened.extractall(packages)
+    (packages / "stdlib.zip").write_bytes(stdlib.read_bytes())
+    program = tmp_path / "probe.py"
+    program.write_text(PROBE)
+    result = subprocess.run([node, RUNNER, packages, program, "http://127.0.0.1/"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    where, magic, named_file = result.stdout.split("\n")[:3]
+    assert where == "bytecode bytecode", result.stdout
+    # zipimport keeps the file name compiled in: the standard library's zip where the app has it, so
+    # that a traceback through it names that file, not the build's scratch copy.
+    assert named_file == "/lib/python314.zip/probe_std.py", result.stdout
+    pyc = zipfile.ZipFile(wheel).read("probe_package/__pycache__/probe.cpython-314.pyc")
+    assert pyc[:4].hex() == magic  # written for the Python that reads it
+    assert int.from_bytes(pyc[4:8], "little") == 0b01  # PEP 552: a hash, never checked against the source
+
+
+def test_a_module_that_does_not_compile_stops_the_build_and_is_named(tmp_path):
+    wheel = tmp_path / "broken-1.0-py3-none-any.whl"
+    _wheel(wheel, {"broken/__init__.py": "def f(:\n"})
+    stdlib = tmp_path / "stdlib.zip"
+    _wheel(stdlib, {"fine.py": "X = 1\n"})
+    with pytest.raises(SystemExit) as stopped:
+        add_bytecode(CORE, [wheel], stdlib, tmp_path)
+    assert "could not compile" in str(stopped.value) and "broken/__init__.py" in str(stopped.value)
