@@ -71,17 +71,23 @@ def lesson_01_cells():
 
 
 @pytest.fixture(scope="module")
-def found(tmp_path_factory):
-    node = _node()
+def packages(tmp_path_factory):
     packages = tmp_path_factory.mktemp("pyodide-packages")
     _copy_packages(packages)
     (packages / "lesson_cells.json").write_text(json.dumps(lesson_01_cells()), encoding="utf-8")
     (packages / "lecture_autograd.py").write_text(foreign_nodes.LECTURE_AUTOGRAD, encoding="utf-8")
+    return packages
+
+
+def run_under_pyodide(packages, program):
     location = (NODE_MODULES / "pyodide" / "worker.js").as_uri()  # where the kernel's worker would be
-    done = subprocess.run(
-        [node, str(RUNNER), str(packages), str(PROGRAM), location],
-        capture_output=True, text=True, timeout=120, cwd=REPO,
-    )
+    return subprocess.run([_node(), str(RUNNER), str(packages), str(program), location],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
+@pytest.fixture(scope="module")
+def found(packages):
+    done = run_under_pyodide(packages, PROGRAM)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -141,6 +147,26 @@ def test_lesson_4s_check_on_the_lectures_recursive_order_leaves_the_kernel_alive
     assert len(found["deep_checks"]) == 8
     for verdict in found["deep_checks"]:
         assert verdict.startswith("✓ Build it: topological order") and "Python gives up" in verdict, verdict
+
+
+def test_freeing_a_chain_100_000_deep_stops_pyodide_as_the_readme_says(packages, tmp_path):
+    # The README's limit of the browser app: Pyodide frees a chain one link inside the next on the
+    # JavaScript engine's stack, which CPython's guard against deep freeing does not measure.  If a
+    # Pyodide to come frees it, this fails: then the README's sentence goes.
+    program = tmp_path / "deep.py"
+    program.write_text(
+        "from micrograd import Value\n"
+        "x = Value(1.0)\n"
+        "for _ in range(100_000):\n"
+        "    x = -x\n"
+        "print('built', flush=True)\n"
+        "del x\n"
+        "print('freed')\n"
+    )
+    done = run_under_pyodide(packages, program)
+    assert done.stdout.startswith("built\n") and "freed" not in done.stdout, (done.stdout, done.stderr[-2000:])
+    assert "Pyodide has suffered a fatal error" in done.stdout + done.stderr
+    assert "Maximum call stack size exceeded" in done.stdout + done.stderr
 
 
 def test_import_numpy_says_in_one_line_where_the_lesson_runs(found):
