@@ -41,7 +41,7 @@ import psutil
 import pytest
 
 import chromium
-from chromium import RUN_FINISHED, open_file_browser
+from chromium import RUN_FINISHED, close_and_shut_down, open_file_browser
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 
@@ -557,25 +557,24 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
     try:
         # A lesson with widgets runs: a live widget is drawn by its kernel.  The others are measured
         # with their stored outputs, which strict nbval holds equal to a fresh run, opened with no
-        # kernel (Open With > Notebook (no kernel)), one after the other in one page.
+        # kernel (Open With > Notebook (no kernel)).  One after the other, from the file browser of one
+        # page, folder by folder, each closed (its kernel shut down) before the next.
         live = [name for name in names if has_widgets(LESSONS / name)]
         folder = None
-        for name in live + [name for name in names if name not in live]:
+        for name in sorted(names, key=lambda name: (Path(name).parent.as_posix(), name not in live)):
             started = time.monotonic()
             errors.clear()
+            if folder != Path(name).parent:  # the file browser in the lesson's folder, and nothing open
+                folder = Path(name).parent
+                page.goto(lab.url(f"lab/tree/{(Path('lessons') / folder).as_posix()}") + "&reset")
             if name in live:
-                # reset: a fresh layout, so the lessons opened before are not reopened.
-                page.goto(lab.url(f"lab/tree/lessons/{name}") + "&reset")
-                panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+                panel = open_with_kernel(page, Path(name).name)
                 # First as stored, not yet run: a widget's stored picture must show its drawings.
                 show_stored_outputs(page, panel)
                 stored_as_text = [f"as stored: {issue}" for issue in panel.evaluate(MEASURE)["asText"]]
                 run_all(page, panel)
                 not_run = panel.evaluate(NOT_RUN)
             else:
-                if folder != Path(name).parent:  # the file browser in the lesson's folder, and nothing open
-                    folder = Path(name).parent
-                    page.goto(lab.url(f"lab/tree/{(Path('lessons') / folder).as_posix()}") + "&reset")
                 panel = open_without_kernel(page, Path(name).name)
                 show_stored_outputs(page, panel, kernel=False)
                 not_run, stored_as_text = [], []
@@ -604,8 +603,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             if issues:
                 problems[name] = issues
             if name in live:  # one kernel at a time on a small CI machine
-                page.get_by_role("menuitem", name="Kernel", exact=True).click()
-                page.get_by_role("menuitem", name="Shut Down Kernel", exact=True).click()
+                close_and_shut_down(page, PAGE_TIMEOUT_MS)
             else:
                 page.get_by_role("menuitem", name="File", exact=True).click()
                 page.get_by_role("menuitem", name=re.compile(r"^Close Tab")).click()
@@ -619,6 +617,17 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
 # ipywidgets 8.1's JupyterLab manager asks for the session's kernel of a notebook opened with no kernel
 # and throws, in the page's console only: nothing shows, and the stored widgets show their pictures.
 NO_KERNEL_WIDGETS_ERROR = ("Cannot read properties of null (reading 'kernel')", "@jupyter-widgets/jupyterlab-manager")
+
+
+def open_with_kernel(page, file_name):
+    """Open a notebook of the file browser's folder as a learner does, with a double click: its kernel starts."""
+    from playwright.sync_api import expect
+
+    open_file_browser(page)
+    page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(file_name, exact=True)).dblclick()
+    panel = page.get_by_role("tabpanel", name=file_name)
+    expect(panel).to_be_visible()
+    return panel
 
 
 def open_without_kernel(page, file_name):

@@ -22,14 +22,13 @@ import json
 import os
 import re
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
 import foreign_nodes
-from chromium import RUN_FINISHED, new_page, open_file_browser
+from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
@@ -118,23 +117,6 @@ def run_all(page, panel, wait=True):
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     if wait:
         page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
-
-
-def close_and_shut_down(page):
-    """Save the lesson, close it and stop its kernel, as a learner moving on would (one kernel at a time)."""
-    page.get_by_role("menuitem", name="File", exact=True).click()
-    page.locator("li[data-command='docmanager:save']").click()
-    page.get_by_role("menuitem", name="File", exact=True).click()
-    page.get_by_role("menuitem", name="Close and Shut Down Notebook").click()
-    # JupyterLab asks before it shuts a kernel down; the question comes a moment after the click.
-    accept = page.locator(".jp-Dialog").get_by_role("button", name=re.compile(r"^(Ok|Shut Down)$", re.I))
-    panels = page.locator(".jp-NotebookPanel")
-    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
-    while panels.count() and time.monotonic() < deadline:
-        if accept.count():
-            accept.first.click()
-        page.wait_for_timeout(100)
-    assert panels.count() == 0, "the lesson did not close"
 
 
 def outputs_text(panel):
