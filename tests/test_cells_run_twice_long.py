@@ -3,11 +3,7 @@ of test_cells_run_twice.py that trains and times the longest, in a file of its o
 runs it."""
 
 import pytest
-from run_twice import differences, notebook_of
-
-
-# Lesson 8 trains for 8 epochs; 2 show as well whether its training cell starts afresh each time it runs.
-SHORTER = {8: [("EPOCHS, BATCH_SIZE = 8, 16", "EPOCHS, BATCH_SIZE = 2, 16")]}
+from run_twice import SHORTER, differences, notebook_of
 
 
 @pytest.mark.parametrize("lesson", (8, 10), ids=lambda lesson: f"lesson{lesson:02d}")
