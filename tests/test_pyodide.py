@@ -3,7 +3,9 @@
 ``node_modules/pyodide`` (the version package.json pins) runs ``tests/pyodide/program.py``
 with this package, the pure-Python packages it needs (graphviz, ipywidgets, IPython), a
 ``fcntl`` without ``flock`` as Pyodide's kernel has, and Graphviz in WebAssembly from
-``node_modules/@viz-js/viz``.  No browser: the app itself is tested elsewhere.
+``node_modules/@viz-js/viz``; then, in a Pyodide of its own, a program that frees a graph
+too deep for the browser's stack (the README's limit of the app).  No browser: the app itself
+is tested elsewhere.
 """
 
 import html
