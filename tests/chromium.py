@@ -9,7 +9,6 @@ browser test fails, saying what to install, rather than skips.
 import os
 import re
 import shutil
-import time
 
 import pytest
 
@@ -53,19 +52,15 @@ def open_file_browser(page):
 
 def close_and_shut_down(page, timeout_ms=120_000):
     """Save the lesson, close it and stop its kernel, as a learner moving on would (one kernel at a time)."""
+    from playwright.sync_api import expect
+
     page.get_by_role("menuitem", name="File", exact=True).click()
     page.locator("li[data-command='docmanager:save']").click()
     page.get_by_role("menuitem", name="File", exact=True).click()
     page.get_by_role("menuitem", name="Close and Shut Down Notebook").click()
     # JupyterLab asks before it shuts a kernel down; the question comes a moment after the click.
-    accept = page.locator(".jp-Dialog").get_by_role("button", name=re.compile(r"^(Ok|Shut Down)$", re.I))
-    panels = page.locator(".jp-NotebookPanel")
-    deadline = time.monotonic() + timeout_ms / 1000
-    while panels.count() and time.monotonic() < deadline:
-        if accept.count():
-            accept.first.click()
-        page.wait_for_timeout(100)
-    assert panels.count() == 0, "the lesson did not close"
+    page.locator(".jp-Dialog").get_by_role("button", name=re.compile(r"^(Ok|Shut Down)$", re.I)).first.click(timeout=timeout_ms)
+    expect(page.locator(".jp-NotebookPanel")).to_have_count(0, timeout=timeout_ms)
 
 
 def chromium_or_fail():
