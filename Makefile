@@ -32,6 +32,11 @@ SETUP_STAMP := $(VENV)/.installed
 # npm ci writes it: the npm packages package-lock.json pins are in node_modules.
 NPM_STAMP := node_modules/.package-lock.json
 TEST_WORKERS ?= auto
+# Python writes the bytecode of what it imports beside the source (in .venv, and in __pycache__
+# folders of the checkout that git ignores and make clean removes), also where the environment
+# forbids it: otherwise every test worker, kernel and server would compile it all again.  Only
+# what is imported is compiled, once; compiling all of .venv at setup cost more than it saved.
+export PYTHONDONTWRITEBYTECODE :=
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
 .PHONY: setup lab test notebooks bench site lite grade lock clean
@@ -50,7 +55,7 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	fi
 	@# uv installs the versions constraints.txt pins, as pip would, in a fraction of pip's time.
 	$(VENV_PYTHON) -m pip install --quiet 'uv==0.13.9'
-	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) --compile-bytecode -c constraints.txt -e '.[notebooks,test,site]'
+	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) -c constraints.txt -e '.[notebooks,test,site]'
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@
@@ -63,12 +68,9 @@ lab: $(SETUP_STAMP)
 # every core (pytest-xdist), a file's tests on one worker: a module's server, browser or
 # site is made once, and a notebook's cells run in order on one kernel.  Files go out in
 # the order collected, the longest first (tests/conftest.py), so no core idles at the end.
-# Bytecode is written, under the venv: where the environment forbids it (PYTHONDONTWRITEBYTECODE),
-# every worker, kernel and server would compile the package and rewrite the tests anew.
 test: $(SETUP_STAMP) $(NPM_STAMP)
 	@scripts/ensure-system-deps chromium bubblewrap
-	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
-	  $(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
+	$(VENV_PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(NBVAL) tests notebooks
 
 notebooks: $(SETUP_STAMP)
 	$(VENV_PYTHON) scripts/execute_notebooks.py

@@ -69,6 +69,7 @@ PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 # kernel resolves the URLs it is given in its environment against it.
 WORKER_DEPTH = len(f"extensions/{KERNEL_EXTENSION}/static".split("/"))
 GRAPHVIZ = "static/graphviz/viz.js"
+UV = Path(sys.executable).with_name("uv")  # make setup installs it in the venv
 PROFILE_PACKAGE = "micrograd_lite_kernel"
 
 
@@ -104,11 +105,10 @@ def browser_wheels(folder):
 
 def build_tools(work):
     """A venv holding JupyterLite and its Pyodide kernel at their pinned versions; returns its Python."""
-    uv = Path(sys.executable).with_name("uv")
     tools = work / "tools"
-    run([uv, "venv", "--quiet", "--python", sys.executable, tools])
+    run([UV, "venv", "--quiet", "--python", sys.executable, tools])
     python = tools / "bin" / "python"
-    run([uv, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"])
+    run([UV, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"])
     return python
 
 
@@ -136,8 +136,7 @@ def package_wheel(folder, work):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source)
     shutil.copytree(ROOT / "micrograd", source / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-         "--wheel-dir", folder, source])
+    run([UV, "build", "--quiet", "--wheel", "--out-dir", folder, source])
 
 
 def profile_wheel(folder):

@@ -10,6 +10,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -43,7 +44,8 @@ def micrograd_0_1_0_folder(tmp_path_factory):
     as ``micrograd``, which is this package)."""
     folder = tmp_path_factory.mktemp("micrograd-0.1.0")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder), "micrograd==0.1.0"],
+        [Path(sys.executable).with_name("uv"), "pip", "install", "--quiet", "--python", sys.executable, "--no-deps",
+         "--target", folder, "micrograd==0.1.0"],
         check=True,
     )
     return folder

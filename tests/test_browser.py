@@ -505,8 +505,21 @@ AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def has_widgets(path):
-    return WIDGET_VIEW in path.read_text(encoding="utf-8")
+def widget_cells(path):
+    """The sources of the notebook's cells that show a widget."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return {"".join(cell["source"]) for cell in cells
+            if any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", []))}
+
+
+def runs_live(name):
+    """A notebook with widgets runs, so that its kernel draws them; not a solution whose widget cells are all
+    in its lesson too, word for word: the lesson's run draws those."""
+    widgets = widget_cells(LESSONS / name)
+    lesson = LESSONS / Path(name).name
+    if widgets and Path(name).parent.name == "solutions" and lesson.is_file():
+        return not widgets <= widget_cells(lesson)
+    return bool(widgets)
 
 
 def show_stored_outputs(page, panel, kernel=True):
@@ -555,11 +568,12 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
     problems = {}
     report = []
     try:
-        # A lesson with widgets runs: a live widget is drawn by its kernel.  The others are measured
-        # with their stored outputs, which strict nbval holds equal to a fresh run, opened with no
-        # kernel (Open With > Notebook (no kernel)).  One after the other, from the file browser of one
+        # A lesson with widgets runs: a live widget is drawn by its kernel (runs_live).  The others are
+        # measured with their stored outputs, which strict nbval holds equal to a fresh run, opened with
+        # no kernel (Open With > Notebook (no kernel)).  One after the other, from the file browser of one
         # page, folder by folder, each closed (its kernel shut down) before the next.
-        live = [name for name in names if has_widgets(LESSONS / name)]
+        live = [name for name in names if runs_live(name)]
+        assert live, f"no notebook in {LESSONS} has a widget to run"
         folder = None
         for name in sorted(names, key=lambda name: (Path(name).parent.as_posix(), name not in live)):
             started = time.monotonic()
@@ -637,7 +651,8 @@ def open_without_kernel(page, file_name):
     open_file_browser(page)
     item = page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(file_name, exact=True))
     item.click(button="right")
-    page.locator(".lm-Menu-item").filter(has_text=re.compile(r"^Open With")).hover()
+    # A click opens the submenu at once; a hover opens it after a delay.
+    page.locator(".lm-Menu-item").filter(has_text=re.compile(r"^Open With")).click()
     page.locator(".lm-Menu-item").filter(has_text="Notebook (no kernel)").click()
     panel = page.get_by_role("tabpanel", name=file_name)
     expect(panel).to_be_visible()
@@ -669,3 +684,21 @@ def test_the_measurements_catch_each_problem(browser):
     assert len(found["smallText"]) == 2 and "a drawing shown at 0.50 of its size" in found["smallText"][1]
     assert len(found["stretched"]) == 1 and "10.00×" in found["stretched"][0]
     assert len(found["asText"]) == 1 and "v0->o2" in found["asText"][0]
+
+
+def test_a_solution_runs_live_only_for_a_widget_its_lesson_does_not_run(tmp_path, monkeypatch):
+    def notebook(path, *sources):
+        view = {"output_type": "display_data", "metadata": {}, "data": {WIDGET_VIEW: {"model_id": "m"}, "text/plain": "W"}}
+        cells = [{"cell_type": "code", "source": source, "metadata": {}, "outputs": [view], "execution_count": 1}
+                 for source in sources]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+
+    monkeypatch.setattr(sys.modules[__name__], "LESSONS", tmp_path)
+    notebook(tmp_path / "03_x.ipynb", "stepper = Stepper(o)\nstepper", "Stepper(n)")
+    notebook(tmp_path / "solutions" / "03_x.ipynb", "Stepper(n)")
+    notebook(tmp_path / "04_y.ipynb", "Explorer(f)")
+    notebook(tmp_path / "solutions" / "04_y.ipynb", "Explorer(g)")
+    (tmp_path / "05_z.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    assert [runs_live(name) for name in ["03_x.ipynb", "solutions/03_x.ipynb", "04_y.ipynb", "solutions/04_y.ipynb", "05_z.ipynb"]] \
+        == [True, False, True, True, False]

@@ -205,13 +205,21 @@ def test_lessons_run_on_the_python_that_started_the_lab(lab):
         kernels = [
             child
             for child in psutil.Process(lab.process.pid).children(recursive=True)
-            if kernel_id in " ".join(child.cmdline())
+            if kernel_id in " ".join(command_line(child))
         ]
         assert len(kernels) == 1, kernels
         assert Path(kernels[0].cmdline()[0]).resolve() == Path(sys.executable).resolve()
     finally:
         status, _, body = lab.request("DELETE", f"/api/kernels/{kernel_id}", auth)
         assert status == 204, body
+
+
+def command_line(process):
+    """A process's command line, or none for one that ended as it was read (a zombie until the server reaps it)."""
+    try:
+        return process.cmdline()
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return []
 
 
 def test_stops_on_sigterm_without_leaving_processes(tmp_path):
