@@ -56,6 +56,8 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	@# uv installs the versions constraints.txt pins, as pip would, in a fraction of pip's time.
 	$(VENV_PYTHON) -m pip install --quiet 'uv==0.13.9'
 	$(VENV)/bin/uv pip install --quiet --python $(VENV_PYTHON) -c constraints.txt -e '.[notebooks,test,site]'
+	@# What pyproject.toml's [tool.uv] leaves out, also from a venv set up before it did.
+	@$(VENV)/bin/uv pip uninstall --quiet --python $(VENV_PYTHON) rfc3987-syntax
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
 	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
 	@touch $@

@@ -108,7 +108,9 @@ def build_tools(work):
     tools = work / "tools"
     run([UV, "venv", "--quiet", "--python", sys.executable, tools])
     python = tools / "bin" / "python"
-    run([UV, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"])
+    # From the project's folder, wherever the build is run from: uv reads its settings from pyproject.toml there.
+    run([UV, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"],
+        cwd=ROOT)
     return python
 
 

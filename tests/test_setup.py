@@ -133,3 +133,16 @@ def test_constraints_pin_every_dependency_within_its_bounds():
             f"constraints.txt pins {name}=={pins[name]}, outside pyproject.toml's "
             f"{requirement.specifier}: run make lock"
         )
+
+
+def test_make_setup_leaves_out_rfc3987_syntax_as_pyproject_says_and_jupyter_imports_without_it():
+    # pyproject.toml's [tool.uv] excludes it: building its grammar cost every Jupyter process 1.7 s to start.
+    assert pyproject()["tool"]["uv"]["exclude-dependencies"] == ["rfc3987-syntax"]
+    import importlib.util
+
+    import jsonschema
+    import nbformat
+
+    assert importlib.util.find_spec("rfc3987_syntax") is None
+    assert "iri" not in jsonschema.FormatChecker().checkers  # the one format it checked, skipped
+    assert nbformat.validate(nbformat.v4.new_notebook()) is None
