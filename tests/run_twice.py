@@ -31,11 +31,15 @@ RULES = sanitize_rules()
 
 # Shorter training for the lessons that train longest: whether a cell prints the same twice does not
 # depend on how long it trains, and a shorter run shows as well whether training starts afresh each time.
-# Lesson 7 trains 20 of its 100 steps (the cells that read its history read 20 too); lesson 8 1 of its 8 epochs.
+# Lesson 7 trains 20 of its 100 steps (the cells that read its history read 20 too); lesson 8 1 of its 8 epochs;
+# lesson 9 its two moons models 40 of 200 steps.  Lesson 10 times each step once, not the best of 3: its times
+# are not compared (nbval-ignore-output), and one run shows as well that the cell runs again.
 SHORTER = {
     7: [("for k in range(100):", "for k in range(20):"), ("for k in range(1, 100)", "for k in range(1, 20)"),
         ("ax.plot(range(100), history", "ax.plot(range(20), history")],
     8: [("EPOCHS, BATCH_SIZE = 8, 16", "EPOCHS, BATCH_SIZE = 1, 16")],
+    9: [("def train_moons(forward, steps=200):", "def train_moons(forward, steps=40):")],
+    10: [("def best_time(work, repeat=3):", "def best_time(work, repeat=1):")],
 }
 
 _PROMPT = re.compile(r"^Out\[\d+\]: ", re.MULTILINE)  # a terminal shell's prompt before a result: it counts runs
