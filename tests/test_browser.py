@@ -6,14 +6,14 @@ and of the lessons, and one Debian Chromium through Playwright.  The first
 test runs all cells of widgets.ipynb from the Run menu, clicks the training
 and backprop steppers and reads what the page shows.  The second opens
 every lesson and solution at 1280×800 with the file browser open (what a
-learner gets), runs all its cells (a lesson with widgets; the others are
-opened with no kernel and measured with their stored outputs, which strict
-nbval holds equal to a fresh run) and measures the page (and, in lessons 2,
-3, 6 and 11, runs axe-core on the lesson's prose and outputs: no serious or
-critical WCAG 2.2 violation): nothing wider than
-its output unless it scrolls in its own box, drawing and widget text at
-11 px or more, no picture stretched beyond 1.25× its pixels, no console
-errors.  Every wait is on something appearing in the page, never a sleep.
+learner gets), runs all its cells (a lesson with widgets, and a solution with
+a widget its lesson does not show; the others are opened with no kernel and
+measured with their stored outputs, which strict nbval holds equal to a fresh
+run) and measures the page (and, in lessons 2, 3, 6 and 11, runs axe-core on
+the lesson's prose and outputs: no serious or critical WCAG 2.2 violation):
+nothing wider than its output unless it scrolls in its own box, drawing and
+widget text at 11 px or more, no picture stretched beyond 1.25× its pixels, no
+console errors.  Every wait is on something appearing in the page, never a sleep.
 
 The lessons come from notebooks/ (or the folder $MICROGRAD_BROWSER_NOTEBOOKS
 names, laid out the same way); $MICROGRAD_BROWSER_SHOTS names a folder for
@@ -694,11 +694,11 @@ def test_a_solution_runs_live_only_for_a_widget_its_lesson_does_not_run(tmp_path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
 
-    monkeypatch.setattr(sys.modules[__name__], "LESSONS", tmp_path)
+    monkeypatch.setitem(globals(), "LESSONS", tmp_path)
     notebook(tmp_path / "03_x.ipynb", "stepper = Stepper(o)\nstepper", "Stepper(n)")
     notebook(tmp_path / "solutions" / "03_x.ipynb", "Stepper(n)")
     notebook(tmp_path / "04_y.ipynb", "Explorer(f)")
     notebook(tmp_path / "solutions" / "04_y.ipynb", "Explorer(g)")
-    (tmp_path / "05_z.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    notebook(tmp_path / "05_z.ipynb")
     assert [runs_live(name) for name in ["03_x.ipynb", "solutions/03_x.ipynb", "04_y.ipynb", "solutions/04_y.ipynb", "05_z.ipynb"]] \
         == [True, False, True, True, False]
