@@ -6,8 +6,8 @@ and of the lessons, and one Debian Chromium through Playwright.  The first
 test runs all cells of widgets.ipynb from the Run menu, clicks the training
 and backprop steppers and reads what the page shows.  The second opens
 every lesson and solution at 1280×800 with the file browser open (what a
-learner gets), runs all its cells (a lesson with widgets, and a solution with
-a widget its lesson does not show; the others are opened with no kernel and
+learner gets), runs all its cells (the first to show each kind of widget:
+lessons 2, 3, 6 and 11; the others are opened with no kernel and
 measured with their stored outputs, which strict nbval holds equal to a fresh
 run) and measures the page (and, in lessons 2, 3, 6 and 11, runs axe-core on
 the lesson's prose and outputs: no serious or critical WCAG 2.2 violation):
@@ -505,21 +505,24 @@ AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def widget_cells(path):
-    """The sources of the notebook's cells that show a widget."""
+def widget_kinds(path):
+    """The classes of the widgets the notebook shows, read from their text form ("TrainingStepper: ...")."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return {"".join(cell["source"]) for cell in cells
-            if any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", []))}
+    outputs = [output for cell in cells for output in cell.get("outputs", [])]
+    return {re.match(r"\w+", "".join(output["data"].get("text/plain", "?"))).group()
+            for output in outputs if WIDGET_VIEW in output.get("data", {})}
 
 
-def runs_live(name):
-    """A notebook with widgets runs, so that its kernel draws them; not a solution whose widget cells are all
-    in its lesson too, word for word: the lesson's run draws those."""
-    widgets = widget_cells(LESSONS / name)
-    lesson = LESSONS / Path(name).name
-    if widgets and Path(name).parent.name == "solutions" and lesson.is_file():
-        return not widgets <= widget_cells(lesson)
-    return bool(widgets)
+def live_runs(names):
+    """The notebooks that run, in this order, so that each kind of widget is drawn live by its kernel once: the
+    first to show it (lessons before solutions).  The others' widgets are kinds already drawn live."""
+    drawn, live = set(), []
+    for name in names:
+        kinds = widget_kinds(LESSONS / name)
+        if kinds - drawn:
+            live.append(name)
+            drawn |= kinds
+    return live
 
 
 def show_stored_outputs(page, panel, kernel=True):
@@ -568,11 +571,11 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
     problems = {}
     report = []
     try:
-        # A lesson with widgets runs: a live widget is drawn by its kernel (runs_live).  The others are
-        # measured with their stored outputs, which strict nbval holds equal to a fresh run, opened with
-        # no kernel (Open With > Notebook (no kernel)).  One after the other, from the file browser of one
-        # page, folder by folder, each closed (its kernel shut down) before the next.
-        live = [name for name in names if runs_live(name)]
+        # The first lesson with each kind of widget runs: a live widget is drawn by its kernel (live_runs).
+        # The others are measured with their stored outputs, which strict nbval holds equal to a fresh run,
+        # opened with no kernel (Open With > Notebook (no kernel)).  One after the other, from the file
+        # browser of one page, folder by folder, each closed (its kernel shut down) before the next.
+        live = live_runs(names)
         assert live, f"no notebook in {LESSONS} has a widget to run"
         folder = None
         for name in sorted(names, key=lambda name: (Path(name).parent.as_posix(), name not in live)):
@@ -686,19 +689,23 @@ def test_the_measurements_catch_each_problem(browser):
     assert len(found["asText"]) == 1 and "v0->o2" in found["asText"][0]
 
 
-def test_a_solution_runs_live_only_for_a_widget_its_lesson_does_not_run(tmp_path, monkeypatch):
-    def notebook(path, *sources):
-        view = {"output_type": "display_data", "metadata": {}, "data": {WIDGET_VIEW: {"model_id": "m"}, "text/plain": "W"}}
-        cells = [{"cell_type": "code", "source": source, "metadata": {}, "outputs": [view], "execution_count": 1}
-                 for source in sources]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+def test_each_kind_of_widget_runs_live_once_in_the_first_notebook_that_shows_it(tmp_path, monkeypatch):
+    course = Path(__file__).resolve().parent.parent / "notebooks"
+
+    def notebook(name, *kinds):
+        views = [{"output_type": "display_data", "metadata": {}, "data": {WIDGET_VIEW: {"model_id": "m"}, "text/plain": text}}
+                 for text in kinds]
+        cells = [{"cell_type": "code", "source": "w", "metadata": {}, "outputs": views, "execution_count": 1}]
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+        return name
 
     monkeypatch.setitem(globals(), "LESSONS", tmp_path)
-    notebook(tmp_path / "03_x.ipynb", "stepper = Stepper(o)\nstepper", "Stepper(n)")
-    notebook(tmp_path / "solutions" / "03_x.ipynb", "Stepper(n)")
-    notebook(tmp_path / "04_y.ipynb", "Explorer(f)")
-    notebook(tmp_path / "solutions" / "04_y.ipynb", "Explorer(g)")
-    notebook(tmp_path / "05_z.ipynb")
-    assert [runs_live(name) for name in ["03_x.ipynb", "solutions/03_x.ipynb", "04_y.ipynb", "solutions/04_y.ipynb", "05_z.ipynb"]] \
-        == [True, False, True, True, False]
+    names = [notebook("01_a.ipynb"), notebook("02_b.ipynb", "Explorer(a=1)"), notebook("03_c.ipynb", "Stepper: 10 nodes"),
+             notebook("04_d.ipynb", "Stepper: 300 nodes", "Explorer(b=2)"), notebook("05_e.ipynb", "Stepper: 3", "Heatmap"),
+             notebook("solutions/03_c.ipynb", "Stepper: 10 nodes"), notebook("solutions/06_f.ipynb", "Picker(x)")]
+    assert live_runs(names) == ["02_b.ipynb", "03_c.ipynb", "05_e.ipynb", "solutions/06_f.ipynb"]
+    # The course's own: the explorer, the backprop and training steppers and the GPT's widgets each run once.
+    monkeypatch.setitem(globals(), "LESSONS", course)
+    assert set(live_runs(lesson_paths())) == {"02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb",
+                                              "06_training_loop.ipynb", "11_gpt.ipynb"}
