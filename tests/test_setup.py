@@ -141,7 +141,7 @@ def test_constraints_pin_every_dependency_within_its_bounds():
 def test_make_setup_leaves_out_rfc3987_syntax_and_jupyter_works_without_it():
     # pyproject.toml's [tool.uv] excludes it: building its grammar cost every Jupyter process 1.7 s to start.
     assert pyproject()["tool"]["uv"]["exclude-dependencies"] == ["rfc3987-syntax"]
-    if Path(sys.prefix).resolve().parent == ROOT:  # make setup's venv (.venv, .venv-3.X); conda's environment.yml keeps it
+    if Path(sys.prefix).resolve().parent == ROOT:  # make setup's venv (.venv, .venv-3.X); conda's may have it
         assert importlib.util.find_spec("rfc3987_syntax") is None
     # Without it, as in that venv: jsonschema skips the one format it checked, nbformat validates, Jupyter's server
     # imports (test_lab_server and test_browser start JupyterLab in that venv).
