@@ -1,7 +1,7 @@
 """Where the test suite's CPU goes: core-seconds by kind of process, while a command runs (Linux).
 
-    python benchmarks/suite_cpu.py                      # make test's pytest command, on every core
-    python benchmarks/suite_cpu.py -- pytest tests/test_site.py
+    python benchmarks/suite_cpu.py                      # make test
+    python benchmarks/suite_cpu.py -- .venv/bin/python -m pytest tests/test_site.py
 
 The suite is CPU-bound on a small machine: its wall time is about its CPU time over the cores.
 So this samples /proc every quarter of a second while the command runs.  For each process it
@@ -22,9 +22,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "auto", "--dist", "loadfile",
-          "--no-loadscope-reorder", "--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg",
-          "tests", "notebooks"]
 # (kind, pattern on the command line), first match wins.
 KINDS = [
     ("test workers (pytest-xdist)", r"-c import sys;exec\(eval"),
@@ -73,9 +70,9 @@ def kind(command):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="*", help="the command to run (default: make test's pytest command)")
+    parser.add_argument("command", nargs="*", help="the command to run (default: make test)")
     args = parser.parse_args(argv)
-    command = args.command or PYTEST
+    command = args.command or ["make", "test"]
     seen, baseline = {}, {}
     sample(seen, baseline)
     done = threading.Event()
@@ -88,7 +85,7 @@ def main(argv=None):
     thread = threading.Thread(target=sampler, daemon=True)
     busy, start = busy_ticks(), time.monotonic()
     thread.start()
-    result = subprocess.run(command, cwd=ROOT, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
+    result = subprocess.run(command, cwd=ROOT)
     done.set()
     thread.join()
     wall, busy = time.monotonic() - start, (busy_ticks() - busy) / TICK

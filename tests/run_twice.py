@@ -110,3 +110,8 @@ def notebook_of(lesson):
     (notebook,) = NOTEBOOKS.glob(f"{lesson:02d}_*.ipynb")
     return notebook
 
+
+def lesson_differences(lesson, folder):
+    """differences() over lesson number ``lesson``, its longest training shortened as SHORTER says."""
+    return differences(notebook_of(lesson), folder, SHORTER.get(lesson, ()))
+

@@ -5,7 +5,7 @@ train and time the longest), so that make test's workers, which take a file each
 """
 
 import pytest
-from run_twice import SHORTER, differences, notebook_of
+from run_twice import differences, lesson_differences, notebook_of
 
 LESSONS = (0, 1, 2, 3, 4, 5, 6, 7, 9)
 
@@ -13,7 +13,7 @@ LESSONS = (0, 1, 2, 3, 4, 5, 6, 7, 9)
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson{lesson:02d}")
 def test_every_cell_prints_the_same_when_run_again(lesson, tmp_path):
     notebook = notebook_of(lesson)
-    assert differences(notebook, tmp_path, SHORTER.get(lesson, ())) == [], f"{notebook.name}: cells that change when run again"
+    assert lesson_differences(lesson, tmp_path) == [], f"{notebook.name}: cells that change when run again"
 
 
 def test_the_check_finds_a_cell_that_keeps_going_one_that_deletes_what_it_reads_and_an_unseeded_draw(tmp_path):

@@ -3,10 +3,10 @@ of test_cells_run_twice.py that trains and times the longest, in a file of its o
 runs it."""
 
 import pytest
-from run_twice import SHORTER, differences, notebook_of
+from run_twice import lesson_differences, notebook_of
 
 
 @pytest.mark.parametrize("lesson", (8, 10), ids=lambda lesson: f"lesson{lesson:02d}")
 def test_every_cell_prints_the_same_when_run_again(lesson, tmp_path):
     notebook = notebook_of(lesson)
-    assert differences(notebook, tmp_path, SHORTER.get(lesson, ())) == [], f"{notebook.name}: cells that change when run again"
+    assert lesson_differences(lesson, tmp_path) == [], f"{notebook.name}: cells that change when run again"
