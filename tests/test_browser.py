@@ -2,9 +2,10 @@
 
 Starts one JupyterLab on 127.0.0.1 (a port the OS picks, a random token, an
 empty Jupyter configuration) serving a copy of tests/browser/widgets.ipynb
-and of the lessons, and one Debian Chromium through Playwright.  The first
-test runs all cells of widgets.ipynb from the Run menu, clicks the training
-and backprop steppers and reads what the page shows.  The second opens
+and of the lessons, and one Debian Chromium through Playwright.  widgets.ipynb
+runs once, on a learner's page (1280×800, the file browser open): the first
+test clicks its training and backprop steppers and reads what the page
+shows, the second reads its cells on a learner's own class.  The third opens
 every lesson and solution at 1280×800 with the file browser open (what a
 learner gets), runs all its cells (the first to show each kind of widget:
 lessons 2, 3, 6 and 11; the others are opened with no kernel and
@@ -179,11 +180,17 @@ def new_page(browser, width, height):
     return chromium.new_page(browser, width, height, PAGE_TIMEOUT_MS)
 
 
-@pytest.fixture
-def page(browser):
-    page = new_page(browser, 1400, 1100)
-    yield page
-    page.context.close()
+@pytest.fixture(scope="module")
+def widgets_page(browser, lab):
+    """widgets.ipynb on a learner's page (1280×800, the file browser open), all its cells run once; the tests
+    that read it each use widgets of their own."""
+    page = new_page(browser, *LEARNER_VIEWPORT)
+    try:
+        page.goto(lab.url(f"lab/tree/{NOTEBOOK.name}") + "&reset")
+        run_all(page, page.locator(".jp-NotebookPanel").first)
+        yield page
+    finally:
+        page.context.close()
 
 
 def button(widget, name):
@@ -227,18 +234,11 @@ def wait_for_highlight(page, stepper, label):
     )
 
 
-def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
+def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=PAGE_TIMEOUT_MS)
-
-    page.goto(lab.url(f"lab/tree/{NOTEBOOK.name}"))
-    # The status bar names the kernel and says Idle once the kernel is connected;
-    # running cells before that would ask which kernel to start.
-    expect(page.locator(".jp-StatusBar-Item").filter(has_text=KERNEL_READY)).to_be_visible()
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-
+    page = widgets_page
     training = page.locator(".micrograd-training-stepper")
     backprop = page.locator(".micrograd-backprop-stepper").first  # the second is on a learner's class (below)
     explorer = page.locator(".micrograd-expression-explorer")
@@ -340,7 +340,7 @@ def test_widgets_step_in_jupyterlab(page, lab, tmp_path):
     assert screenshot.stat().st_size > 10_000
 
 
-def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(browser, lab, tmp_path):
+def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(widgets_page, tmp_path):
     """widgets.ipynb's last cells: a MyValue typed the lecture's way, with the = for += slip in its
     product.  At 1280×800 with the file browser open, its drawing fits, the stepper calls its
     _backward() and says when a gradient was replaced, and a failed check shows the learner's
@@ -348,43 +348,38 @@ def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(bro
     from playwright.sync_api import expect
 
     expect.set_options(timeout=PAGE_TIMEOUT_MS)
-    page = new_page(browser, *LEARNER_VIEWPORT)
-    try:
-        page.goto(lab.url(f"lab/tree/{NOTEBOOK.name}") + "&reset")
-        panel = page.locator(".jp-NotebookPanel").first
-        run_all(page, panel)
-        cells = panel.locator(".jp-Notebook .jp-CodeCell")
-        drawing, stepped, checked = (cells.nth(i) for i in range(-3, 0))
+    page = widgets_page
+    panel = page.locator(".jp-NotebookPanel").first
+    cells = panel.locator(".jp-Notebook .jp-CodeCell")
+    drawing, stepped, checked = (cells.nth(i) for i in range(-3, 0))
 
-        image = drawing.locator(".micrograd-drawing img")  # a notebook output holds its drawing as an image
-        expect(image).to_be_visible()
-        source = image.evaluate("img => atob(img.src.split(',')[1])")
-        assert all(f">{label}<" in source for label in ("x", "w", "y")), source[:300]
+    image = drawing.locator(".micrograd-drawing img")  # a notebook output holds its drawing as an image
+    expect(image).to_be_visible()
+    source = image.evaluate("img => atob(img.src.split(',')[1])")
+    assert all(f">{label}<" in source for label in ("x", "w", "y")), source[:300]
 
-        stepper = stepped.locator(".micrograd-backprop-stepper")
-        for k in (1, 2):
-            button(stepper, "Step").click()
-            expect(stepper.locator(".micrograd-position")).to_have_text(str(k))
-        expect(stepper.locator(".micrograd-panel")).to_contain_text("its _backward() changed 2 gradients")
-        expect(stepper.locator(".micrograd-panel")).to_contain_text("x.grad already held 1.0000 from an earlier use")
+    stepper = stepped.locator(".micrograd-backprop-stepper")
+    for k in (1, 2):
+        button(stepper, "Step").click()
+        expect(stepper.locator(".micrograd-position")).to_have_text(str(k))
+    expect(stepper.locator(".micrograd-panel")).to_contain_text("its _backward() changed 2 gradients")
+    expect(stepper.locator(".micrograd-panel")).to_contain_text("x.grad already held 1.0000 from an earlier use")
 
-        figure = checked.locator(".micrograd-verdict-figure svg")
-        expect(checked.locator(".micrograd-verdict-failed")).to_be_visible()
-        expect(figure).to_be_visible()
-        marked = figure.evaluate(HIGHLIGHTED_BOXES)
-        assert len(marked) == 1 and "expected" in marked[0], marked
+    figure = checked.locator(".micrograd-verdict-figure svg")
+    expect(checked.locator(".micrograd-verdict-failed")).to_be_visible()
+    expect(figure).to_be_visible()
+    marked = figure.evaluate(HIGHLIGHTED_BOXES)
+    assert len(marked) == 1 and "expected" in marked[0], marked
 
-        measured = panel.evaluate(MEASURE)
-        assert measured["wide"] == [] and measured["smallText"] == [] and measured["asText"] == [], measured
-        for name, element in [("learner-drawing", drawing), ("learner-stepper", stepped), ("failed-check", checked)]:
-            element.scroll_into_view_if_needed()
-            page.screenshot(path=tmp_path / f"{name}.png")
-            if SHOTS:
-                Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=Path(SHOTS) / f"{name}.png")
-        assert (tmp_path / "failed-check.png").stat().st_size > 10_000
-    finally:
-        page.context.close()
+    measured = panel.evaluate(MEASURE)
+    assert measured["wide"] == [] and measured["smallText"] == [] and measured["asText"] == [], measured
+    for name, element in [("learner-drawing", drawing), ("learner-stepper", stepped), ("failed-check", checked)]:
+        element.scroll_into_view_if_needed()
+        page.screenshot(path=tmp_path / f"{name}.png")
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=Path(SHOTS) / f"{name}.png")
+    assert (tmp_path / "failed-check.png").stat().st_size > 10_000
 
 
 # -- every lesson on a learner's page -------------------------------------------------------
@@ -582,8 +577,11 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             started = time.monotonic()
             errors.clear()
             if folder != Path(name).parent:  # the file browser in the lesson's folder, and nothing open
+                if folder is not None and Path(name).parent.parent == folder:
+                    open_folder(page, Path(name).parent.name)  # a subfolder: a double click, as a learner goes
+                else:
+                    page.goto(lab.url(f"lab/tree/{(Path('lessons') / Path(name).parent).as_posix()}") + "&reset")
                 folder = Path(name).parent
-                page.goto(lab.url(f"lab/tree/{(Path('lessons') / folder).as_posix()}") + "&reset")
             if name in live:
                 panel = open_with_kernel(page, Path(name).name)
                 # First as stored, not yet run: a widget's stored picture must show its drawings.
@@ -634,6 +632,17 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
 # ipywidgets 8.1's JupyterLab manager asks for the session's kernel of a notebook opened with no kernel
 # and throws, in the page's console only: nothing shows, and the stored widgets show their pictures.
 NO_KERNEL_WIDGETS_ERROR = ("Cannot read properties of null (reading 'kernel')", "@jupyter-widgets/jupyterlab-manager")
+
+
+def open_folder(page, folder_name):
+    """Go into a folder of the file browser's folder with a double click, and wait for its listing."""
+    from playwright.sync_api import expect
+
+    open_file_browser(page)
+    item = page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(folder_name, exact=True))
+    item.dblclick()
+    expect(page.locator("#filebrowser .jp-BreadCrumbs")).to_contain_text(folder_name)
+    expect(item).to_have_count(0)  # the listing is the folder's own
 
 
 def open_with_kernel(page, file_name):
