@@ -27,8 +27,8 @@ def add_bytecode(core, wheels, stdlib, work):
     unpacked = {}
     for archive in [*wheels, stdlib]:
         folder = tree / ("stdlib" if archive == stdlib else f"wheels/{archive.name}")
-        with zipfile.ZipFile(archive) as opened:
-            opened.extractall(folder)
+        with zipfile.ZipFile(archive) as opened:  # the sources only: the compiler reads nothing else
+            opened.extractall(folder, [name for name in opened.namelist() if name.endswith(".py")])
         unpacked[archive] = folder
     node = shutil.which("node")
     if node is None:
