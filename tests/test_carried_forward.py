@@ -12,7 +12,6 @@ import shutil
 import build_stubs
 import foreign_nodes
 import pytest
-import test_slip_catalogue
 from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson, run_sources
 
 from micrograd.course import pieces, yours
@@ -86,30 +85,22 @@ def test_the_lecture_s_whole_micrograd_typed_into_every_build_it_cell_runs_on_yo
     assert len(lines) == 4 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
 
 
-def _variants():
-    """(id, piece, check, answer) of every catalogue entry and of the right pieces."""
-    found = [(param.id,) + tuple(param.values[:3]) for param in test_slip_catalogue.CATALOGUE]
-    # The right answers the catalogue's own test passes, as variants too: what a check accepts must carry.
-    found += [
-        ("train-right", "training loop", lesson06.my_training_loop,
-         lambda: (build_stubs.load_train(build_stubs.TRAIN_SOLUTION),)),
-        ("nn-right", "MyNeuron/MyLayer/MyMLP", lesson05.my_mlp, lambda: build_stubs.load_nn(build_stubs.NN_SOLUTION)),
-    ]
-    return found
+# The right pieces of lessons 5 and 6, as their checks load them: what a check accepts must carry to the end of lesson 6.
+# (Each slip of the catalogue is rejected by its check, and named: tests/test_slip_catalogue.py.)
+RIGHT_PIECES = [
+    pytest.param("training loop", lesson06.my_training_loop,
+                 lambda: (build_stubs.load_train(build_stubs.TRAIN_SOLUTION),), id="train-right"),
+    pytest.param("MyNeuron/MyLayer/MyMLP", lesson05.my_mlp, lambda: build_stubs.load_nn(build_stubs.NN_SOLUTION),
+                 id="nn-right"),
+]
 
 
-def _accepted():
-    """(id, piece, source) of each variant its own lesson's check passes, called as the loader calls it."""
-    accepted = []
-    for variant, piece, check, answer in _variants():
-        del build_stubs.LOADED[:]
-        try:
-            status = check.__wrapped__(*answer())[0]
-        except Exception:  # noqa: BLE001 - a variant the check cannot run is not accepted
-            continue
-        if status == "passed":
-            accepted.append((variant, piece, build_stubs.LOADED[-1]))
-    return accepted
+def accepted_source(check, answer):
+    """The source of ``answer`` as the check loaded it, which it passes, called as the lessons' loader calls it."""
+    del build_stubs.LOADED[:]
+    status, message, *_ = check.__wrapped__(*answer())
+    assert status == "passed", message
+    return build_stubs.LOADED[-1]
 
 
 def as_typed(piece, source):
@@ -118,9 +109,6 @@ def as_typed(piece, source):
         source = source.replace(build_stubs.NN_PRELUDE, "import random\n")
         source = re.sub(r"(?<![\w.])Value\(", "MyValue(", source)
     return source
-
-
-ACCEPTED = _accepted()
 
 
 def test_the_worked_answers_all_carry_to_lesson_6(tmp_path):
@@ -133,18 +121,14 @@ def test_the_worked_answers_all_carry_to_lesson_6(tmp_path):
     assert len(lines) == 4 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
 
 
-def test_the_right_pieces_are_among_the_accepted():
-    assert {"nn-right", "train-right"} <= {variant for variant, _, _ in ACCEPTED}
-
-
-@pytest.mark.parametrize("variant, piece, source", ACCEPTED, ids=[variant for variant, _, _ in ACCEPTED])
-def test_a_variant_its_check_accepts_runs_to_the_end_of_lesson_6(tmp_path, variant, piece, source):
-    typed = {cell: as_typed(piece, source) for cell in CELLS[piece]}
+@pytest.mark.parametrize("piece, check, answer", RIGHT_PIECES)
+def test_a_piece_its_check_accepts_runs_to_the_end_of_lesson_6(tmp_path, piece, check, answer):
+    typed = {cell: as_typed(piece, accepted_source(check, answer)) for cell in CELLS[piece]}
     runs = run_from(tmp_path, typed)
-    assert {lesson: errors(r) for lesson, r in runs.items()} == dict.fromkeys(runs, []), variant
+    assert {lesson: errors(r) for lesson, r in runs.items()} == dict.fromkeys(runs, [])
     names = pieces.BY_KEY[CELLS[piece][-1][1]].defines
     mine = [line for r in runs.values() for line in status_lines(r) if any(f" {name}" in line for name in names)]
-    assert mine and all(line.startswith("✓ ") for line in mine), (variant, mine)
+    assert mine and all(line.startswith("✓ ") for line in mine), mine
 
 
 # -- the lessons as shipped, run with a learner's reruns: the worked answers everywhere ---------------------------
