@@ -31,8 +31,9 @@ RULES = sanitize_rules()
 
 # Shorter training for the lessons that train longest: whether a cell prints the same twice does not
 # depend on how long it trains, and a shorter run shows as well whether training starts afresh each time.
-# Lesson 7 trains 20 of its 100 steps (the cells that read its history read 20 too); lesson 8 1 of its 8 epochs,
-# and shows 8 of the test digits that model gets wrong (some 50, not the full model's 11); lesson 9 its two moons models 40 of 200 steps.  Lesson 10 times each step once, not the best of 3: its times
+# Lesson 7 trains 20 of its 100 steps (the cells that read its history read 20 too).  Lesson 8 trains 1 of its 8
+# epochs, and shows 8 of the test digits that model gets wrong (some 50, where the full model gets 11 wrong).
+# Lesson 9 trains its two moons models 40 of 200 steps.  Lesson 10 times each step once, not the best of 3: its times
 # are not compared (nbval-ignore-output), and one run shows as well that the cell runs again.
 SHORTER = {
     7: [("for k in range(100):", "for k in range(20):"), ("for k in range(1, 100)", "for k in range(1, 20)"),

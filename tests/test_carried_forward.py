@@ -85,8 +85,8 @@ def test_the_lecture_s_whole_micrograd_typed_into_every_build_it_cell_runs_on_yo
     assert len(lines) == 4 and all(line.startswith("✓ ") and "using yours" in line for line in lines), lines
 
 
-# The right pieces of lessons 5 and 6, as their checks load them: what a check accepts must carry to the end of lesson 6.
-# (Each slip of the catalogue is rejected by its check, and named: tests/test_slip_catalogue.py.)
+# The right pieces of lessons 5 and 6, as their checks load them: what a check accepts must carry to the end
+# of lesson 6.  (Each slip of the catalogue is rejected by its check, and named: tests/test_slip_catalogue.py.)
 RIGHT_PIECES = [
     pytest.param("training loop", lesson06.my_training_loop,
                  lambda: (build_stubs.load_train(build_stubs.TRAIN_SOLUTION),), id="train-right"),
