@@ -115,4 +115,3 @@ def notebook_of(lesson):
 def lesson_differences(lesson, folder):
     """differences() over lesson number ``lesson``, its longest training shortened as SHORTER says."""
     return differences(notebook_of(lesson), folder, SHORTER.get(lesson, ()))
-

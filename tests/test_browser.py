@@ -501,10 +501,11 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def widget_kinds(path):
-    """The classes of the widgets the notebook shows, read from their text form ("TrainingStepper: ...")."""
+    """The classes of the widgets the notebook shows, read from their text form ("TrainingStepper: ..."); a widget
+    with no such text is one more kind, the empty name."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     outputs = [output for cell in cells for output in cell.get("outputs", [])]
-    return {re.match(r"\w+", "".join(output["data"].get("text/plain", "?"))).group()
+    return {re.match(r"\w*", "".join(output["data"].get("text/plain", ""))).group()
             for output in outputs if WIDGET_VIEW in output.get("data", {})}
 
 
@@ -634,12 +635,17 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
 NO_KERNEL_WIDGETS_ERROR = ("Cannot read properties of null (reading 'kernel')", "@jupyter-widgets/jupyterlab-manager")
 
 
+def listed(page, name):
+    """The entry called ``name`` in the file browser's listing, the file browser open."""
+    open_file_browser(page)
+    return page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(name, exact=True))
+
+
 def open_folder(page, folder_name):
     """Go into a folder of the file browser's folder with a double click, and wait for its listing."""
     from playwright.sync_api import expect
 
-    open_file_browser(page)
-    item = page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(folder_name, exact=True))
+    item = listed(page, folder_name)
     item.dblclick()
     expect(page.locator("#filebrowser .jp-BreadCrumbs")).to_contain_text(folder_name)
     expect(item).to_have_count(0)  # the listing is the folder's own
@@ -649,8 +655,7 @@ def open_with_kernel(page, file_name):
     """Open a notebook of the file browser's folder as a learner does, with a double click: its kernel starts."""
     from playwright.sync_api import expect
 
-    open_file_browser(page)
-    page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(file_name, exact=True)).dblclick()
+    listed(page, file_name).dblclick()
     panel = page.get_by_role("tabpanel", name=file_name)
     expect(panel).to_be_visible()
     return panel
@@ -660,9 +665,7 @@ def open_without_kernel(page, file_name):
     """Open a notebook of the file browser's folder as stored, with no kernel: Open With > Notebook (no kernel)."""
     from playwright.sync_api import expect
 
-    open_file_browser(page)
-    item = page.locator("#filebrowser .jp-DirListing-item").filter(has=page.get_by_text(file_name, exact=True))
-    item.click(button="right")
+    listed(page, file_name).click(button="right")
     # A click opens the submenu at once; a hover opens it after a delay.
     page.locator(".lm-Menu-item").filter(has_text=re.compile(r"^Open With")).click()
     page.locator(".lm-Menu-item").filter(has_text="Notebook (no kernel)").click()
