@@ -173,6 +173,10 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(chromium_browser):
+    from playwright.sync_api import expect
+
+    # Every wait of this module's, in its fixtures too: a loaded machine can take a while to start a kernel.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     return chromium_browser  # the session's one Chromium (tests/chromium.py)
 
 
@@ -237,7 +241,6 @@ def wait_for_highlight(page, stepper, label):
 def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     page = widgets_page
     training = page.locator(".micrograd-training-stepper")
     backprop = page.locator(".micrograd-backprop-stepper").first  # the second is on a learner's class (below)
@@ -347,7 +350,6 @@ def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(wid
     graph with the wrong node marked."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     page = widgets_page
     panel = page.locator(".jp-NotebookPanel").first
     cells = panel.locator(".jp-Notebook .jp-CodeCell")
@@ -557,7 +559,6 @@ def screenshot_widgets(page, panel, name):
 def test_every_lesson_fits_a_learners_page(browser, lab):
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     names = lesson_paths()
     assert len(names) >= 10, f"expected the lessons and solutions in {LESSONS}, found {names}"
     page = new_page(browser, *LEARNER_VIEWPORT)
