@@ -1,7 +1,9 @@
 """The test session's browser: Debian's Chromium, driven through Playwright.
 
 One Chromium per test session (per pytest-xdist worker), shared by every file that needs a
-browser through the ``chromium_browser`` fixture (tests/conftest.py).  Playwright's own browser
+browser through the ``chromium_browser`` fixture (tests/conftest.py).  Its pages come from
+``new_context`` and ``new_page`` here, and wait ``waits.BROWSER_MS`` for anything, as every
+``expect(...)`` of the session does: no test relies on Playwright's 5 s default.  Playwright's own browser
 downloads are never used: without Chromium at /usr/bin/chromium (or $MICROGRAD_CHROMIUM) a
 browser test fails, saying what to install, rather than skips.
 """
@@ -11,6 +13,8 @@ import re
 import shutil
 
 import pytest
+
+from waits import BROWSER_MS
 
 CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
@@ -50,7 +54,7 @@ def open_file_browser(page):
     expect(page.locator("#filebrowser")).to_be_visible()
 
 
-def close_and_shut_down(page, timeout_ms=120_000):
+def close_and_shut_down(page):
     """Save the lesson, close it and stop its kernel, as a learner moving on would (one kernel at a time)."""
     from playwright.sync_api import expect
 
@@ -59,8 +63,8 @@ def close_and_shut_down(page, timeout_ms=120_000):
     page.get_by_role("menuitem", name="File", exact=True).click()
     page.get_by_role("menuitem", name="Close and Shut Down Notebook").click()
     # JupyterLab asks before it shuts a kernel down; the question comes a moment after the click.
-    page.locator(".jp-Dialog").get_by_role("button", name=re.compile(r"^(Ok|Shut Down)$", re.I)).first.click(timeout=timeout_ms)
-    expect(page.locator(".jp-NotebookPanel")).to_have_count(0, timeout=timeout_ms)
+    page.locator(".jp-Dialog").get_by_role("button", name=re.compile(r"^(Ok|Shut Down)$", re.I)).first.click()
+    expect(page.locator(".jp-NotebookPanel")).to_have_count(0)
 
 
 def chromium_or_fail():
@@ -75,8 +79,9 @@ def chromium_or_fail():
 
 def launch():
     """Playwright and a Chromium it drives; stop both with ``close(...)``."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=BROWSER_MS)
     playwright = sync_playwright().start()
     try:
         # Scrollbars drawn (Playwright hides them by default): a page whose box scrolls must show it, as
@@ -89,9 +94,13 @@ def launch():
         raise
 
 
-def new_page(browser, width, height, timeout_ms):
-    """A page in a context of its own (its own storage), at a learner's window size."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(timeout_ms)
-    return page
+def new_context(browser, **options):
+    """A browser context (its own storage) whose pages wait ``BROWSER_MS`` for anything."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(BROWSER_MS)
+    return context
+
+
+def new_page(browser, width, height):
+    """A page in a context of its own, at a learner's window size."""
+    return new_context(browser, viewport={"width": width, "height": height}).new_page()

@@ -41,17 +41,14 @@ from pathlib import Path
 import psutil
 import pytest
 
-import chromium
-from chromium import RUN_FINISHED, close_and_shut_down, open_file_browser
+from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
+from waits import REQUEST_SECONDS, RUN_ALL_MS, SERVER_START_SECONDS, SERVER_STOP_SECONDS
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
-START_TIMEOUT_SECONDS = 120
-STOP_TIMEOUT_SECONDS = 30
-PAGE_TIMEOUT_MS = 120_000  # a loaded CI machine can take a while to start a kernel
 HIGHLIGHT = "#b91c1c"  # micrograd.viz's highlight colour
 KERNEL_READY = re.compile(r"^Python 3 \(ipykernel\) \| Idle$")
 
@@ -116,7 +113,7 @@ class Lab:
         return f"http://127.0.0.1:{self.port}/{path}?token={self.token}"
 
     def wait_until_serving(self):
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        deadline = time.monotonic() + SERVER_START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 pytest.fail(f"JupyterLab exited with code {self.process.returncode}:\n{self.log}")
@@ -125,7 +122,7 @@ class Lab:
             if self.port is not None and self._status_ok():
                 return
             time.sleep(0.2)
-        pytest.fail(f"JupyterLab did not start within {START_TIMEOUT_SECONDS} s:\n{self.log}")
+        pytest.fail(f"JupyterLab did not start within {SERVER_START_SECONDS} s:\n{self.log}")
 
     def _port_from_runtime_file(self):
         for path in self.runtime_dir.glob("jpserver-*.json"):
@@ -137,7 +134,7 @@ class Lab:
 
     def _status_ok(self):
         try:
-            with urllib.request.urlopen(self.url("api/status"), timeout=10) as response:
+            with urllib.request.urlopen(self.url("api/status"), timeout=REQUEST_SECONDS) as response:
                 return response.status == 200
         except (urllib.error.URLError, ConnectionError):
             return False
@@ -152,11 +149,11 @@ class Lab:
         if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(STOP_TIMEOUT_SECONDS)
+                self.process.wait(SERVER_STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(STOP_TIMEOUT_SECONDS)
-        _, alive = psutil.wait_procs(processes, timeout=STOP_TIMEOUT_SECONDS)
+                self.process.wait(SERVER_STOP_SECONDS)
+        _, alive = psutil.wait_procs(processes, timeout=SERVER_STOP_SECONDS)
         for process in alive:  # a kernel that outlived its server
             process.kill()
 
@@ -173,15 +170,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(chromium_browser):
-    from playwright.sync_api import expect
-
-    # Every wait of this module's, in its fixtures too: a loaded machine can take a while to start a kernel.
-    expect.set_options(timeout=PAGE_TIMEOUT_MS)
-    return chromium_browser  # the session's one Chromium (tests/chromium.py)
-
-
-def new_page(browser, width, height):
-    return chromium.new_page(browser, width, height, PAGE_TIMEOUT_MS)
+    return chromium_browser  # the session's one Chromium (tests/chromium.py), waiting waits.BROWSER_MS for anything
 
 
 @pytest.fixture(scope="module")
@@ -484,12 +473,11 @@ def run_all(page, panel):
     page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
+    page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=RUN_ALL_MS)
     # Widgets render after their cell has finished.
     expect(panel.get_by_text("Loading widget...")).to_have_count(0)
 
 
-LESSON_TIMEOUT_MS = 600_000  # the slowest lesson trains a digit classifier
 
 # axe-core checks these lessons, run, in the page measured above: a drawing lesson, the backprop
 # stepper's, the training stepper's and the GPT's (the generation stepper, attention heatmaps).
@@ -620,7 +608,7 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
             if issues:
                 problems[name] = issues
             if name in live:  # one kernel at a time on a small CI machine
-                close_and_shut_down(page, PAGE_TIMEOUT_MS)
+                close_and_shut_down(page)
             else:
                 page.get_by_role("menuitem", name="File", exact=True).click()
                 page.get_by_role("menuitem", name=re.compile(r"^Close Tab")).click()

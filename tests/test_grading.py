@@ -60,7 +60,11 @@ PACKAGE = ROOT / "micrograd"
 # Two lessons keep the test quick; between them they have build-it exercises,
 # function answers and number answers.
 LESSONS = ["01", "02"]
-TIME_LIMIT = 10  # per notebook in the shared run: lesson 1 and 2's solutions take about 2 s, on a loaded machine too
+# Time limits a cold or busy machine cannot hit: lesson 1 and 2's solutions take about 2 s on a quiet machine, and
+# over 10 s on a fresh clone whose cores are busy.  The notebook that never ends runs on its own (STOP_AFTER),
+# beside the shared run, so that its limit costs the test no time of its own.
+TIME_LIMIT = 300  # per notebook in the shared run
+STOP_AFTER = 60  # the limit of the run that stops the notebook that never ends
 MEMORY_GB = 2
 ALLOWANCE = 60  # kernel start and shutdown, beyond the notebooks' limits
 MARK = uuid.uuid4().hex[:12]  # names what the hostile notebooks create, so a survivor is found by name
@@ -369,7 +373,8 @@ def graded(tmp_path_factory, attack_paths):
     solution = notebook_of("01", solution=True)
     # Never ends, asleep: the time limit is the wall clock's, and a busy loop would take a core from the
     # tests beside it for the whole limit.
-    write(folder, "loops.ipynb", insert_before_last_check(solution, "01", "import time\nwhile True:\n    time.sleep(0.1)"))
+    stopped = tmp_path_factory.mktemp("never-ends")
+    write(stopped, "loops.ipynb", insert_before_last_check(solution, "01", "import time\nwhile True:\n    time.sleep(0.1)"))
     write(folder, "greedy.ipynb", insert_before_last_check(solution, "01", "hoard = bytearray(4 * 1024**3)"))
     write(folder, "noisy.ipynb", insert_before_last_check(solution, "01", "print('x' * 30_000_000)"))
     write(folder, "broken.ipynb", small_notebook("import a_module_no_student_has"))
@@ -418,13 +423,14 @@ def graded(tmp_path_factory, attack_paths):
     tmp.mkdir()
     env = dict(os.environ, HOME=str(attack_paths["home"]), TMPDIR=str(tmp), **{SECRET: "a teacher's token"})
     env.pop("IPYTHONDIR", None)
-    started = time.monotonic()
+    command = [sys.executable, "-m", "micrograd.course.grading", "--memory", str(MEMORY_GB)]
+    never_ends = subprocess.Popen([*command, str(stopped), "--time-limit", str(STOP_AFTER)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
     run = subprocess.run(
-        [sys.executable, "-m", "micrograd.course.grading", str(folder), "--time-limit", str(TIME_LIMIT),
-         "--memory", str(MEMORY_GB), "--jobs", "2"],
+        [*command, str(folder), "--time-limit", str(TIME_LIMIT), "--jobs", "2"],
         capture_output=True, text=True, env=env, timeout=40 * (TIME_LIMIT + ALLOWANCE), cwd=ROOT,
     )
-    seconds = time.monotonic() - started
+    stopped_output, _ = never_ends.communicate(timeout=STOP_AFTER + 2 * ALLOWANCE)
     after_run = survivors(SLEEP_SECONDS)
     try:
         listener.accept()
@@ -434,8 +440,11 @@ def graded(tmp_path_factory, attack_paths):
     listener.close()
     with open(csv_path, newline="", encoding="utf-8") as file:
         rows = {row["submission"]: row for row in csv.DictReader(file)}
+    with open(stopped / "grades.csv", newline="", encoding="utf-8") as file:
+        (loops,) = csv.DictReader(file)
     yield {
-        "rows": rows, "run": run, "seconds": seconds, "folder": folder, "before": before, "survivors": after_run,
+        "rows": rows, "run": run, "folder": folder, "before": before, "survivors": after_run,
+        "loops": loops, "loops_run": (never_ends.returncode, stopped_output),
         "tmp": tmp, "victim": victim, "connected": connected,
     }
     for path in attack_paths["created"]:  # should none of them exist, the assertions below have failed already
@@ -443,8 +452,9 @@ def graded(tmp_path_factory, attack_paths):
 
 
 def results(row, lesson):
-    """The row's exercise columns: the CSV names them "01 Exercise 1: ..." when it holds several lessons."""
-    return {title: row[f"{lesson} {title}"] for title in exercise_titles(lesson)}
+    """The row's exercise columns: the CSV names them "01 Exercise 1: ..." when it holds several lessons, and
+    "Exercise 1: ..." when it holds one."""
+    return {title: row[f"{lesson} {title}" if f"{lesson} {title}" in row else title] for title in exercise_titles(lesson)}
 
 
 @pytest.fixture(scope="module")
@@ -460,7 +470,6 @@ def test_the_run_says_it_was_sandboxed_and_ends_with_its_table(graded, rows):
     assert "Lesson 01" in run.stdout and "Not graded" in run.stdout
     assert {row["sandbox"] for row in rows.values() if row["lesson"]} == {"bubblewrap"}, rows
     assert set(rows) == set(graded["before"]) - {"grades.csv"}  # a row per submission, none lost
-    assert graded["seconds"] < 20 * TIME_LIMIT
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -495,12 +504,14 @@ def test_a_wrong_answer_fails_that_exercise_alone_with_the_checkers_reason(rows,
                 assert result == "passed", (title, row)
 
 
-def test_a_notebook_that_never_ends_is_stopped_and_keeps_its_earlier_verdicts(rows):
-    row = rows["loops.ipynb"]
+def test_a_notebook_that_never_ends_is_stopped_and_keeps_its_earlier_verdicts(graded):
+    returncode, output = graded["loops_run"]
+    assert returncode == 0, output[-3000:]
+    row = graded["loops"]
     titles = exercise_titles("01")
-    assert row["run"] == f"time limit: stopped after {TIME_LIMIT} s", row
+    assert row["submission"] == "loops.ipynb" and row["run"] == f"time limit: stopped after {STOP_AFTER} s", row
     assert results(row, "01") == {**{title: "passed" for title in titles[:-1]}, titles[-1]: "no verdict"}, row
-    assert float(row["seconds"]) < TIME_LIMIT + ALLOWANCE
+    assert float(row["seconds"]) < STOP_AFTER + ALLOWANCE
 
 
 def test_the_memory_limit_binds_the_kernel(rows):
@@ -745,10 +756,9 @@ def test_a_stopped_run_writes_the_rows_so_far_and_removes_its_temporary_folders(
     ids=["malformed JSON", "empty file", "not a notebook", "invalid cell"],
 )
 def test_files_that_are_not_notebooks_get_a_row_that_says_so(tmp_path, content, status):
-    started = time.monotonic()
     grade = grade_notebook(write(tmp_path, "submission.ipynb", content))
     assert grade.status.startswith(status), grade
-    assert grade.results == {} and time.monotonic() - started < 5  # nothing was run
+    assert grade.results == {} and grade.sandbox == "" and grade.seconds == 0.0  # nothing was run
 
 
 def test_notebooks_of_no_lesson_of_another_lesson_or_of_two_lessons(tmp_path):

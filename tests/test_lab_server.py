@@ -20,11 +20,11 @@ from pathlib import Path
 import psutil
 import pytest
 
+from waits import REQUEST_SECONDS, SERVER_START_SECONDS, SERVER_STOP_SECONDS
+
 ROOT = Path(__file__).resolve().parent.parent
 LAB_SCRIPT = ROOT / "scripts" / "lab.py"
 NOTEBOOKS = ROOT / "notebooks"
-START_TIMEOUT_SECONDS = 120
-STOP_TIMEOUT_SECONDS = 30
 
 
 class LabServer:
@@ -64,7 +64,7 @@ class LabServer:
 
         Jupyter writes the file before its event loop starts, and binds the port only once it
         has: under load the file can be there a moment before anything listens."""
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        deadline = time.monotonic() + SERVER_START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 pytest.fail(f"JupyterLab exited with {self.process.returncode}:\n{self.log}")
@@ -78,11 +78,11 @@ class LabServer:
             if self.info is not None and self.accepts_connections():
                 return self.info
             time.sleep(0.2)
-        pytest.fail(f"JupyterLab did not start in {START_TIMEOUT_SECONDS} s:\n{self.log}")
+        pytest.fail(f"JupyterLab did not start in {SERVER_START_SECONDS} s:\n{self.log}")
 
     def accepts_connections(self):
         try:
-            socket.create_connection(("127.0.0.1", self.info["port"]), timeout=1).close()
+            socket.create_connection(("127.0.0.1", self.info["port"]), timeout=REQUEST_SECONDS).close()
         except OSError:
             return False
         return True
@@ -92,7 +92,7 @@ class LabServer:
 
     def request(self, method, path, headers=None, body=None):
         """Send one request; returns (status, headers, body), never following redirects."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.info["port"], timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", self.info["port"], timeout=REQUEST_SECONDS)
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
@@ -103,7 +103,7 @@ class LabServer:
     def stop(self):
         """Ask the server to shut down as a user's Ctrl-C or a service manager would."""
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
+        return self.process.wait(timeout=SERVER_STOP_SECONDS)
 
     def group_alive(self):
         try:
@@ -120,7 +120,7 @@ class LabServer:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
+            self.process.wait(timeout=SERVER_STOP_SECONDS)
 
 
 @contextlib.contextmanager
@@ -226,7 +226,7 @@ def test_stops_on_sigterm_without_leaving_processes(tmp_path):
     with running_lab(tmp_path) as server:
         assert server.stop() == 0, server.log
         assert not server.info_file.exists(), "the server left its runtime file behind"
-        deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+        deadline = time.monotonic() + SERVER_STOP_SECONDS
         while server.group_alive() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not server.group_alive(), "processes started by JupyterLab outlived it"

@@ -29,11 +29,10 @@ import pytest
 
 import foreign_nodes
 from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser
+from waits import RUN_ALL_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
-PAGE_TIMEOUT_MS = 120_000
-LESSON_TIMEOUT_MS = 300_000
 LOCAL_HOSTS = {"127.0.0.1"}
 
 WRONG_DIVISION = "answer = (1 / 3, 6 / 9)  # dq/db's sign forgotten"
@@ -71,7 +70,7 @@ class Offline:
 
     def __init__(self, browser, width=1280, height=800):
         self.refused = []
-        self.page = new_page(browser, width, height, PAGE_TIMEOUT_MS)
+        self.page = new_page(browser, width, height)
         self.page.context.route("**/*", self._route)
         self.errors, self.console = [], []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -93,9 +92,7 @@ def open_lesson(page, name):
     page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
     panel = page.get_by_role("tabpanel", name=name)
     expect(panel).to_be_visible()
-    expect(page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"Python \(Pyodide\) \| Idle$"))).to_be_visible(
-        timeout=PAGE_TIMEOUT_MS
-    )
+    expect(page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"Python \(Pyodide\) \| Idle$"))).to_be_visible()
     return panel
 
 
@@ -116,7 +113,7 @@ def run_all(page, panel, wait=True):
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     if wait:
-        page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=LESSON_TIMEOUT_MS)
+        page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=RUN_ALL_MS)
 
 
 def outputs_text(panel):

@@ -41,15 +41,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import chromium
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
+from waits import BUILD_SECONDS
 
 # Debian's Chromium and the flags the browser test starts it with.
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BUILD_SCRIPT = ROOT / "docs" / "build_site.py"
-BUILD_TIMEOUT_SECONDS = 600
-PAGE_TIMEOUT_MS = 60_000
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # What the project writes on each page: the article (the lessons, their outputs, the index). The
 # theme's header, sidebars and footer are Sphinx's and the theme's own, and left out.
@@ -248,7 +248,7 @@ def site(tmp_path_factory):
     outdir = tmp_path_factory.mktemp("a") / "site"  # alone in its folder: see test_the_build_writes_only_its_folder
     result = subprocess.run(
         [sys.executable, str(BUILD_SCRIPT), str(outdir), "--quiet"],
-        capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS,
+        capture_output=True, text=True, timeout=BUILD_SECONDS,
     )
     assert result.returncode == 0, f"the site did not build:\n{result.stdout}\n{result.stderr}"
     return outdir
@@ -263,7 +263,7 @@ def browser(chromium_browser):
 def new_context(browser):
     # is_mobile: native scrollbars overlay the content and are not drawn, as on macOS and phones;
     # at 1280 px the theme still lays the page out for a desktop.
-    return browser.new_context(viewport=VIEWPORT, is_mobile=True)
+    return chromium.new_context(browser, viewport=VIEWPORT, is_mobile=True)
 
 
 @pytest.fixture(scope="module")
@@ -319,7 +319,6 @@ def test_every_page_works_offline(site, server, browser, tmp_path):
 
     context = new_context(browser)
     page = context.new_page()
-    page.set_default_timeout(PAGE_TIMEOUT_MS)
     log = PageLog(page, server)
     problems = {}
     report = []
@@ -474,7 +473,7 @@ def widget_site(tmp_path_factory):
         nbformat.write(widget_notebook(picture), source / f"{name}.ipynb")
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(ROOT / "docs"), str(source), str(folder / "html")],
-        capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS,
+        capture_output=True, text=True, timeout=BUILD_SECONDS,
     )
     assert result.returncode == 0, result.stderr
     return folder / "html"
