@@ -31,9 +31,10 @@ PACKAGES = (
 
 
 def node():
-    """The path of Node.js, once the npm packages the tests run under it are there; else the test fails saying what to do."""
+    """The path of Node.js, once the npm packages run under it are there; else the test fails, saying what to do."""
     found = shutil.which("node")
-    missing = [str(path.relative_to(REPO)) for path in (NODE_MODULES / "pyodide", NODE_MODULES / "@viz-js" / "viz") if not path.is_dir()]
+    needed = (NODE_MODULES / "pyodide", NODE_MODULES / "@viz-js" / "viz")
+    missing = [str(path.relative_to(REPO)) for path in needed if not path.is_dir()]
     if found is None or missing:
         pytest.fail(
             "the Pyodide tests need Node.js (20 or newer) and the npm packages package.json pins: "
