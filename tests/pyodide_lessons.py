@@ -93,9 +93,9 @@ class PyodideLessons:
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.process.stdout, self.lines), daemon=True).start()
         line = self._next_line(START_SECONDS)
-        if line is None or not line.startswith("READY "):
+        if not line.startswith("READY "):
             self.close()
-            pytest.fail(f"Pyodide did not start: {line!r}\n{self._stderr_tail()}", pytrace=False)
+            pytest.fail(f"Pyodide did not start: {line}\n{self._stderr()}", pytrace=False)
         self.started = json.loads(line[len("READY "):])  # how long the start took
 
     @staticmethod
@@ -105,17 +105,21 @@ class PyodideLessons:
         lines.put(None)  # the process ended
 
     def _next_line(self, seconds):
+        """The next line the process printed; else, in brackets, why there is none."""
         try:
-            return self.lines.get(timeout=seconds)
+            line = self.lines.get(timeout=seconds)
         except queue.Empty:
-            return f"nothing within {seconds} s"
+            return f"[nothing within {seconds} s]"
+        return "[Pyodide stopped]" if line is None else line
 
-    def _stderr_tail(self):
-        return self.stderr.read_text(encoding="utf-8", errors="replace")[-3000:]
+    def _stderr(self):
+        """What Node printed on standard error: the start (where Pyodide names a fatal error's cause) and the end."""
+        text = self.stderr.read_text(encoding="utf-8", errors="replace")
+        return text if len(text) <= 3000 else f"{text[:1500]}\n[...]\n{text[-1500:]}"
 
     def run(self, lesson):
         """Run the lesson's code cells (lesson_cells), in a fresh shell; a LessonRun."""
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             self._start()
         path = self.packages / "lessons" / f"{lesson:02d}.json"
         path.write_text(json.dumps([(index, source) for index, source, _, _ in lesson_cells(lesson)]), encoding="utf-8")
@@ -124,23 +128,30 @@ class PyodideLessons:
         ran = {}
         while True:
             line = self._next_line(LESSON_SECONDS)
-            if line is not None and line.startswith("CELL "):
+            if line.startswith("CELL "):
                 cell = json.loads(line[len("CELL "):])
                 ran[cell["index"]] = cell
-            elif line is not None and line.startswith("DONE "):
-                return LessonRun(ran, json.loads(line[len("DONE "):]))
-            elif line is None or line.startswith("nothing within"):
+            elif line.startswith("DONE "):
+                done = json.loads(line[len("DONE "):])
+                if done["error"] is not None:
+                    self.close()  # the next lesson starts in a new Pyodide, whatever this error left behind
+                return LessonRun(ran, done)
+            elif line.startswith("["):
                 self.close()
-                return LessonRun(ran, None, f"{line or 'Pyodide stopped'}\n{self._stderr_tail()}")
+                return LessonRun(ran, None, f"{line}\n{self._stderr()}")
 
     def close(self):
-        if self.process is not None and self.process.poll() is None:
+        """End the process: the end of its input ends it after the line at work; past 30 s more, it is killed."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.stdin.close()
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process = None
 
 
 # -- the comparison ---------------------------------------------------------------------------------
@@ -246,8 +257,7 @@ def compare(lesson, stored, run):
         compared = compared and not shortened
         cell = run.cells.get(index)
         if cell is None:
-            found.append(f"cell {index}: not run, as Pyodide stopped after cell {max(run.cells, default='none')}: "
-                         f"{run.stopped}")
+            found.append(f"cell {index}: Pyodide stopped before this cell finished: {run.stopped}")
             break
         if cell["error"] is not None:
             found.append(f"cell {index}: raised {cell['error'][:300]}")

@@ -92,4 +92,4 @@ def test_ignored_and_shortened_cells_are_not_compared_but_must_run_and_a_stop_is
     assert _compared(stored, printed, ignored={0}, shortened={2}, errors={3: "NameError: name 'X' is not defined"}) == [
         "cell 3: raised NameError: name 'X' is not defined"]
     assert _compared(stored, printed, ignored={0}, stopped_after=1) == [
-        "cell 2: not run, as Pyodide stopped after cell 1: RangeError: Maximum call stack"]
+        "cell 2: Pyodide stopped before this cell finished: RangeError: Maximum call stack"]

@@ -7,6 +7,7 @@
 # them (stdout and stderr streams; each result's or display's text/plain and the list of its formats),
 # the error it raised, and the seconds it took.  Printed as each cell ends, so a lesson that stops
 # Pyodide still shows how far it got.
+import gc
 import json
 import os
 import shutil
@@ -65,6 +66,7 @@ def _shell(outputs):
     shell.displayhook.write_output_prompt = lambda: None
     shell.displayhook.write_format_data = lambda data, metadata=None: outputs.shown("execute_result", data)
     shell.display_pub.publish = lambda data, metadata=None, **kwargs: outputs.shown("display_data", data)
+    shell.display_pub.clear_output = lambda wait=False: outputs.clear()  # as the notebook clears a cell's outputs
     for extension in EXTENSIONS:
         shell.extension_manager.load_extension(extension)
     return shell
@@ -74,6 +76,7 @@ def run_lesson(path):
     with open(path, encoding="utf-8") as cells:
         lesson = json.load(cells)
     folder = f"/home/learner/{os.path.splitext(os.path.basename(path))[0]}"
+    shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     shutil.copy("/packages/my_micrograd.py", folder)  # the lessons' build-it cells as shipped, unfilled
     os.chdir(folder)
@@ -96,5 +99,9 @@ def run_lesson(path):
             }), flush=True)
     finally:
         sys.stdout, sys.stderr = saved
-        shell.extension_manager.unload_extension("micrograd.course.browser")  # its next load sets up anew
+        # The lesson's names and results go while the extension's finaliser is there to free a deep graph
+        # (lesson 10 keeps a chain of 100 000), then the extension, whose next load sets up anew.
+        shell.reset(new_session=False)
+        gc.collect()
+        shell.extension_manager.unload_extension("micrograd.course.browser")
         InteractiveShell.clear_instance()
