@@ -103,10 +103,52 @@ def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_t
         "shell.extension_manager.load_extension('micrograd.course.browser')\n"
         "import numpy, matplotlib.pyplot\n"
         "print(numpy.__name__, matplotlib.__file__ is not None, 'InlineBackend' in [type(c).__name__ for c in shell.configurables])\n"
+        "from micrograd.course import browser_freeing\n"
+        "print(browser_freeing.installed())\n"
+        "shell.extension_manager.unload_extension('micrograd.course.browser')\n"
+        "print(browser_freeing.installed())\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["numpy", "True", "False"]
+    # The finaliser that frees deep graphs comes with the extension, and goes with it.
+    assert done.stdout.split() == ["numpy", "True", "False", "True", "False"]
+
+
+def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more_than_one_node_deep(monkeypatch):
+    import gc
+    import inspect
+
+    from micrograd import Value
+    from micrograd.course import browser_freeing
+
+    seen = []  # for each node freed: was the loop of an outer finaliser at work, and how deep the stack was
+
+    class Pending(list):  # the finaliser's list of inputs, noting both as each node's inputs arrive
+        def append(self, inputs):
+            seen.append((browser_freeing._draining, len(inspect.stack(0))))
+            super().append(inputs)
+
+    def values_alive():
+        return sum(type(o) is Value for o in gc.get_objects())
+
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)  # where an error in a finaliser goes
+    monkeypatch.setattr(browser_freeing, "_pending", Pending())
+    browser_freeing.install()
+    try:
+        others = values_alive()
+        chain = Value(1.0)
+        for _ in range(10_000):
+            chain = -chain
+        Value.__new__(Value)  # a node never filled in is freed without a word
+        del chain
+        assert values_alive() == others and unraisable == []
+    finally:
+        browser_freeing.uninstall()
+    (outermost, depth), *others_freed = seen
+    assert len(seen) == 10_000 and not outermost
+    assert set(others_freed) == {(True, depth + 1)}  # each freed by the outermost's loop, one call below it
+    assert not browser_freeing.installed() and "__del__" not in Value.__dict__
 
 
 def test_under_pyodide_a_missing_package_is_not_answered_with_pip_install(monkeypatch):

@@ -3,67 +3,26 @@
 ``node_modules/pyodide`` (the version package.json pins) runs ``tests/pyodide/program.py``
 with this package, the pure-Python packages it needs (graphviz, ipywidgets, IPython), a
 ``fcntl`` without ``flock`` as Pyodide's kernel has, and Graphviz in WebAssembly from
-``node_modules/@viz-js/viz``; then, in a Pyodide of its own, a program that frees a graph
-too deep for the browser's stack (the README's limit of the app).  No browser: the app itself
-is tested elsewhere.
+``node_modules/@viz-js/viz`` (tests/in_pyodide.py).  No browser: the app itself is tested
+elsewhere, and every lesson under Pyodide in tests/test_lessons_in_pyodide*.py.
 """
 
 import html
-import importlib.util
 import json
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
 import foreign_nodes
+from in_pyodide import NODE_MODULES, REPO, copy_packages, run_under_pyodide
 from micrograd import Value
 from micrograd.viz import draw_dot
 
-REPO = Path(__file__).resolve().parent.parent
-RUNNER = REPO / "tests" / "pyodide" / "run.mjs"
 PROGRAM = REPO / "tests" / "pyodide" / "program.py"
-NODE_MODULES = REPO / "node_modules"
 SVG = "{http://www.w3.org/2000/svg}"
-
-# What the program imports beyond the standard library and this package: graphviz (drawing.py
-# imports it), ipywidgets and its own needs, IPython for the kernel's shell.  Pure Python all.
-PACKAGES = (
-    "graphviz", "ipywidgets", "comm", "traitlets", "IPython", "ipython_pygments_lexers", "jedi",
-    "parso", "pexpect", "ptyprocess", "prompt_toolkit", "pygments", "stack_data", "asttokens", "executing",
-    "pure_eval", "wcwidth", "typing_extensions",
-)
 FIGURE_NOTE = "This figure needs matplotlib, which this browser app does not have; the course site shows it: "
-
-
-def _node():
-    node = shutil.which("node")
-    missing = [str(path.relative_to(REPO)) for path in (NODE_MODULES / "pyodide", NODE_MODULES / "@viz-js" / "viz") if not path.is_dir()]
-    if node is None or missing:
-        pytest.fail(
-            "the Pyodide tests need Node.js (20 or newer) and the npm packages package.json pins: "
-            + ("install Node.js, then " if node is None else f"{', '.join(missing)} missing: ")
-            + f"run `npm ci` in {REPO} (make setup does)",
-            pytrace=False,
-        )
-    return node
-
-
-def _copy_packages(into):
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(REPO / "micrograd", into / "micrograd", ignore=ignore)
-    for name in PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is None:
-            pytest.fail(f"{name} is not installed in this environment: run make setup", pytrace=False)
-        origin = Path(spec.origin)
-        if origin.name == "__init__.py":
-            shutil.copytree(origin.parent, into / name, ignore=ignore)
-        else:
-            shutil.copy(origin, into / origin.name)
+FATAL = "Pyodide has suffered a fatal error"
 
 
 def lesson_01_cells():
@@ -75,23 +34,24 @@ def lesson_01_cells():
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory):
     packages = tmp_path_factory.mktemp("pyodide-packages")
-    _copy_packages(packages)
+    copy_packages(packages)
     (packages / "lesson_cells.json").write_text(json.dumps(lesson_01_cells()), encoding="utf-8")
     (packages / "lecture_autograd.py").write_text(foreign_nodes.LECTURE_AUTOGRAD, encoding="utf-8")
     return packages
 
 
-def run_under_pyodide(packages, program):
-    location = (NODE_MODULES / "pyodide" / "worker.js").as_uri()  # where the kernel's worker would be
-    return subprocess.run([_node(), str(RUNNER), str(packages), str(program), location],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+@pytest.fixture(scope="module")
+def ran(packages):
+    """The program's run: it writes what it found to found.json, then drops a chain of its own class too deep
+    for the browser's stack, which ends Pyodide (the README's limit of the app, for a learner's own class)."""
+    return run_under_pyodide(packages, PROGRAM)
 
 
 @pytest.fixture(scope="module")
-def found(packages):
-    done = run_under_pyodide(packages, PROGRAM)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(done.stdout.splitlines()[-1])
+def found(ran, packages):
+    written = packages / "found.json"
+    assert written.exists(), f"the program stopped before it wrote what it found:\n{ran.stdout[-2000:]}\n{ran.stderr[-4000:]}"
+    return json.loads(written.read_text(encoding="utf-8"))
 
 
 def lecture_graph():
@@ -151,24 +111,21 @@ def test_lesson_4s_check_on_the_lectures_recursive_order_leaves_the_kernel_alive
         assert verdict.startswith("✓ Build it: topological order") and "Python gives up" in verdict, verdict
 
 
-def test_freeing_a_chain_100_000_deep_stops_pyodide_as_the_readme_says(packages, tmp_path):
-    # The README's limit of the browser app: Pyodide frees a chain one link inside the next on the
-    # JavaScript engine's stack, which CPython's guard against deep freeing does not measure.  If a
-    # Pyodide to come frees it, this fails: then the README's sentence goes.
-    program = tmp_path / "deep.py"
-    program.write_text(
-        "from micrograd import Value\n"
-        "x = Value(1.0)\n"
-        "for _ in range(100_000):\n"
-        "    x = -x\n"
-        "print('built', flush=True)\n"
-        "del x\n"
-        "print('freed')\n"
-    )
-    done = run_under_pyodide(packages, program)
-    assert done.stdout.startswith("built\n") and "freed" not in done.stdout, (done.stdout, done.stderr[-2000:])
-    assert "Pyodide has suffered a fatal error" in done.stdout + done.stderr
-    assert "Maximum call stack size exceeded" in done.stdout + done.stderr
+def test_the_app_frees_the_engines_chain_of_100_000_negations_and_every_node_of_it(found):
+    # The browser extension's finaliser (course/browser_freeing.py) frees the chain one node at a time;
+    # without it, Pyodide frees it one link inside the next and overflows the JavaScript engine's stack.
+    assert found["finaliser_installed"]
+    chain = found["deep_chain"]
+    assert chain == {"alive_while_kept": 100_001, "alive_after": 1}, chain  # after: the leaf, still named
+
+
+def test_a_chain_100_000_deep_of_a_class_of_ones_own_still_stops_pyodide_as_the_readme_says(found, ran):
+    # The README's limit of the browser app, for a learner's class: freed one link inside the next, on the
+    # JavaScript engine's stack, which CPython's guard against deep freeing does not measure.  If a Pyodide to
+    # come frees it, this fails: then the README's sentence goes.
+    assert found["own_class_chain"] == "built", found
+    assert ran.returncode != 0 and "the chain of OwnNode freed" not in ran.stdout, ran.stdout[-500:]
+    assert FATAL in ran.stdout + ran.stderr and "Maximum call stack size exceeded" in ran.stdout + ran.stderr
 
 
 def test_import_numpy_says_in_one_line_where_the_lesson_runs(found):

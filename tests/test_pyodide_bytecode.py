@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_pyodide import NODE_MODULES, RUNNER, _node
+from in_pyodide import NODE_MODULES, RUNNER, node
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "docs"))
@@ -46,7 +46,7 @@ def _replace(archive, name, text):
 
 
 def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_standard_library_zip(tmp_path):
-    node = _node()
+    node_path = node()
     wheel = tmp_path / "probe_package-1.0-py3-none-any.whl"
     _wheel(wheel, {
         "probe_package/__init__.py": "",
@@ -76,7 +76,7 @@ def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_
     (packages / "stdlib.zip").write_bytes(stdlib.read_bytes())
     program = tmp_path / "probe.py"
     program.write_text(PROBE)
-    result = subprocess.run([node, RUNNER, packages, program, "http://127.0.0.1/"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([node_path, RUNNER, packages, program, "http://127.0.0.1/"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     where, magic, named_file = result.stdout.split("\n")[:3]
     assert where == "bytecode bytecode", result.stdout

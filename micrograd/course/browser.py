@@ -13,7 +13,9 @@ so ``load_ipython_extension(shell)`` runs in the Pyodide kernel before the first
   (relative to the worker's location too), shows it; the package's ``loss_curve`` and
   ``attention_heatmaps`` show that line too;
 - makes ``import numpy`` (scikit-learn, scipy) fail with one line saying where the lesson runs
-  (``browser_imports``).
+  (``browser_imports``);
+- has a graph of Values freed one node at a time (``browser_freeing``), so that dropping one as
+  deep as lesson 10's chain of 100 000 does not overflow the browser's stack.
 
 None of this happens anywhere else: on CPython in JupyterLab nothing loads this extension.
 """
@@ -26,7 +28,7 @@ from traitlets import List
 from traitlets.config import Configurable
 
 from ..viz import picture, wasm
-from . import browser_imports, browser_pyplot
+from . import browser_freeing, browser_imports, browser_pyplot
 
 __all__ = [
     "GRAPHVIZ_URL_VARIABLE",
@@ -111,6 +113,7 @@ def load_ipython_extension(shell):
         picture.note_when_missing(figures.note)
         _loaded.update(figures=figures, backend=backend)
     browser_imports.install(stand_ins)
+    browser_freeing.install()
     _loaded["shell"] = shell
 
 
@@ -123,6 +126,7 @@ def _end_of_cell(result=None):
 def unload_ipython_extension(shell):
     """Undo what loading did, but for Graphviz in WebAssembly, which stays loaded."""
     browser_imports.uninstall()
+    browser_freeing.uninstall()
     if "figures" in _loaded:
         shell.events.unregister("post_run_cell", _end_of_cell)
         shell.configurables.remove(_loaded["backend"])

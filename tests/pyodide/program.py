@@ -1,6 +1,9 @@
 # Run under Pyodide by tests/test_pyodide.py (through run.mjs): the course as the browser app's
-# kernel runs it. Prints one JSON object, as its last line, for the test to check.
+# kernel runs it. Writes what it found, as one JSON object, to /packages/found.json for the test to
+# check (a file: what is still on its way to standard output is lost when Pyodide stops); then drops
+# a chain of a class of its own, which ends Pyodide (the README's limit of the browser app).
 import contextlib
+import gc
 import io
 import json
 import os
@@ -81,4 +84,35 @@ from lecture_autograd import my_topological_order as lecture_order  # noqa: E402
 from micrograd.course import lesson04 as check  # noqa: E402  (as lesson 4 imports it)
 
 found["deep_checks"] = [str(check.my_topological_order(lecture_order)) for _ in range(8)]
-print(json.dumps(found))
+
+# Lesson 10's chain of 100 000 negations, dropped: the browser extension's finaliser frees it one node at a time.
+from micrograd.course import browser_freeing  # noqa: E402
+
+
+def values_alive():
+    return sum(type(o) is Value for o in gc.get_objects())
+
+
+found["finaliser_installed"] = browser_freeing.installed()
+others = values_alive()
+leaf = chain = Value(1.0)
+for _ in range(100_000):
+    chain = -chain
+found["deep_chain"] = {"alive_while_kept": values_alive() - others}
+del chain
+found["deep_chain"]["alive_after"] = values_alive() - others
+
+
+class OwnNode:  # a learner's class: nothing frees its chains one node at a time
+    def __init__(self, inputs=()):
+        self.inputs = inputs
+
+
+chain = OwnNode()
+for _ in range(100_000):
+    chain = OwnNode((chain,))
+found["own_class_chain"] = "built"
+with open("/packages/found.json", "w", encoding="utf-8") as written:
+    json.dump(found, written)
+del chain  # ends Pyodide: the test checks that it still does, as the README says
+print("the chain of OwnNode freed")
