@@ -157,6 +157,12 @@ def test_the_last_five_versions_are_kept_newest_first_each_with_when_it_was_save
     assert sorted(p.name for p in tmp_path.iterdir()) == [".my_micrograd_history.json", "my_micrograd.py"]
 
 
+@pytest.mark.parametrize("where", ["README.md", "notebooks/README.md", "notebooks/my_micrograd.py"])
+def test_the_pages_that_say_how_many_versions_are_kept_say_how_many(where):
+    text = " ".join((NOTEBOOKS.parent / where).read_text(encoding="utf-8").split())
+    assert f"the last {history.KEEP} versions" in text and history.HISTORY_NAME in text
+
+
 def test_saving_the_same_code_again_keeps_no_new_version_and_writes_no_history(tmp_path, clock):
     yours.store(KEY, LECTURE, tmp_path)
     before = history.history_path(tmp_path).read_text()
