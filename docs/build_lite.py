@@ -251,11 +251,18 @@ def app_config(preload):
     }
 
 
-# JupyterLab's settings in the app: nothing that would ask the internet, and every cell of a
-# lesson in the page (JupyterLab 3's way), so a search or a screen reader finds every output.
+# How often the app saves an open document that has changes, in seconds.  JupyterLab's default, 120, lost up
+# to two minutes of a lesson to a reload; JupyterLab lengthens the interval to ten times a save's duration
+# when saving takes longer, so a big lesson is not saved over and over.
+AUTOSAVE_SECONDS = 10
+
+# JupyterLab's settings in the app: nothing that would ask the internet; every cell of a lesson in the
+# page (JupyterLab 3's way), so a search or a screen reader finds every output; and a lesson saved as
+# the learner works (the browser's storage keeps it), so a reload keeps the cells.
 SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE_SECONDS},
 }
 
 

@@ -10,6 +10,10 @@ so the result is made reproducible: execution counts run 1, 2, 3, ..., no
 timing metadata is kept, text printed to one stream is stored as one output
 however the kernel happened to split it, and widget model ids (random in the
 kernel) are renumbered in order of appearance.
+
+First, whatever it runs, it writes the lessons' build-it templates where the
+package ships them (micrograd/course/templates.json), so that the kernels, and
+the browser app built next, know each template as the lessons now hold it.
 """
 
 import argparse
@@ -22,6 +26,8 @@ from jupyter_client import KernelManager
 from nbclient import NotebookClient
 from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
 from traitlets import default
+
+from micrograd.course import templates
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT_SECONDS = 600
@@ -39,6 +45,11 @@ class CurrentEnvKernelManager(KernelManager):
 def lesson_notebooks():
     """Every lesson and solution notebook, in a fixed order."""
     return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/*.ipynb"))
+
+
+def lesson_templates_from():
+    """The notebooks whose build-it cells are the templates: every lesson, none of the solutions."""
+    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
 def _clear(nb):
@@ -129,6 +140,7 @@ def main(argv):
         parser.error(f"no such notebook: {', '.join(missing)}")
     if not paths:
         sys.exit(f"No notebooks found in {NOTEBOOKS}")
+    print(f"writing {templates.write(lesson_templates_from())}", flush=True)
     for path in paths:
         print(f"executing {path}", flush=True)
         execute(path)

@@ -40,6 +40,24 @@ panel => {
 }
 """
 
+# One cell has run again: its prompt shows a number other than before, and the kernel is idle.
+CELL_RAN = """
+([cell, before]) => {
+  const prompt = cell.querySelector('.jp-InputPrompt').textContent;
+  const idle = Array.from(document.querySelectorAll('.jp-StatusBar-Item')).some(i => /\\| Idle$/.test(i.textContent.trim()));
+  return idle && prompt !== before && /\\[\\d+\\]/.test(prompt);
+}
+"""
+
+
+def run_cell(page, cell):
+    """Run one code cell where it is (Ctrl+Enter in its editor), as a learner does, until it has finished; its prompt."""
+    before = cell.locator(".jp-InputPrompt").inner_text()
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function(CELL_RAN, arg=[cell.element_handle(), before])
+    return cell.locator(".jp-InputPrompt").inner_text()
+
 
 def open_file_browser(page):
     """The learner's default in JupyterLab and in the app: the file browser open in the left sidebar."""

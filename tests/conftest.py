@@ -72,3 +72,22 @@ def chromium_browser():
     finally:
         browser.close()
         playwright.stop()
+
+
+@pytest.fixture
+def shell():
+    """An IPython shell for this test only (the magic's tests): cleared afterwards, so no other test finds get_ipython() set."""
+    import builtins
+    import sys
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    saved = sys.displayhook, sys.excepthook, getattr(builtins, "get_ipython", None)
+    shell = InteractiveShell.instance()
+    try:
+        yield shell
+    finally:
+        InteractiveShell.clear_instance()
+        sys.displayhook, sys.excepthook = saved[0], saved[1]
+        if saved[2] is None:
+            builtins.__dict__.pop("get_ipython", None)

@@ -41,7 +41,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser
+from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 from waits import REQUEST_SECONDS, RUN_ALL_MS, SERVER_START_SECONDS, SERVER_STOP_SECONDS
@@ -456,6 +456,35 @@ panel => Array.from(panel.querySelectorAll('.jp-Notebook .jp-CodeCell'))
     .filter(([i, prompt, source]) => source.trim() && !/\\[\\d+\\]/.test(prompt))
     .map(([i]) => i)
 """
+
+
+def test_a_build_it_cell_run_as_its_template_gets_the_learners_saved_code_back_in_jupyterlab(widgets_page):
+    """A new cell at the top of widgets.ipynb (the others keep their places from the end): the lecture's Value,
+    typed into lesson 3's build-it and run; then the same cell given lesson 3's template, as a reload before a
+    save shows it, and run.  JupyterLab honours the kernel's payload: the cell shows the learner's code again."""
+    from playwright.sync_api import expect
+
+    import foreign_nodes
+    from micrograd.course import templates
+    from micrograd.course.magic import kept_sentence
+
+    page, key = widgets_page, "lesson 3: MyValue"
+    panel = page.locator(".jp-NotebookPanel").first
+    panel.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("a")  # a new cell above, as a learner adds one
+    cell = panel.locator(".jp-Cell").first
+    first_line = f"{templates.MAGIC} {key}"
+    for code in (foreign_nodes.LECTURE_MY_VALUE, templates.template(key)):
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(f"{first_line}\n{code}")
+        run_cell(page, cell)
+    expect(cell.locator(".jp-OutputArea-output")).to_contain_text("ran in place of the lesson's template")
+    assert " ".join(kept_sentence(key).split()) in " ".join(cell.locator(".jp-OutputArea").inner_text().split())
+    cell.scroll_into_view_if_needed()
+    shown = [line.rstrip() for line in cell.locator(".cm-content").inner_text().splitlines() if line.strip()]
+    assert shown == [line.rstrip() for line in f"{first_line}\n{foreign_nodes.LECTURE_MY_VALUE}".splitlines() if line.strip()]
 
 
 def lesson_paths():

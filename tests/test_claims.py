@@ -362,15 +362,37 @@ def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times
     assert (p - q).data != (q - p).data and (p - q).inputs[0] is p
 
 
-def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section(tmp_path):
-    claim(2, "(running the cell again replaces that section)")
-    from micrograd.course import yours
+def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section_and_keeps_the_code_it_replaced(tmp_path):
+    claim(2, "Running the cell again with other code replaces that section and keeps the code it replaced: "
+             '`yours.restore("lesson 2: MyValue")` lists the last 5 versions kept, with when each was saved, and brings one back.')
+    from micrograd.course import history, yours
 
-    yours.store("lesson 2: MyValue", "class MyValue:\n    first = True\n", folder=tmp_path)
-    yours.store("lesson 2: MyValue", "class MyValue:\n    second = True\n", folder=tmp_path)
+    for n in range(7):
+        yours.store("lesson 2: MyValue", f"class MyValue:\n    version = {n}\n", folder=tmp_path)
     found = yours.sections(tmp_path)
     assert list(found) == ["lesson 2: MyValue"]
-    assert "second" in found["lesson 2: MyValue"][1] and "first" not in found["lesson 2: MyValue"][1]
+    assert "version = 6" in found["lesson 2: MyValue"][1] and "version = 5" not in found["lesson 2: MyValue"][1]
+    earlier = history.earlier(tmp_path, "lesson 2: MyValue", found["lesson 2: MyValue"][1])
+    assert [v["code"].split("= ")[1] for v in earlier] == ["5\n", "4\n", "3\n", "2\n", "1\n"]
+    assert all(v["saved"] is not None for v in earlier)
+    yours.restore("lesson 2: MyValue", 5, folder=tmp_path)
+    assert "version = 1" in yours.sections(tmp_path)["lesson 2: MyValue"][1]
+
+
+def test_lesson02_a_cell_that_shows_the_unfilled_code_again_runs_the_saved_code_and_puts_it_back(tmp_path, monkeypatch, shell):
+    claim(2, "If the cell shows the lesson's unfilled code again (a reload before the notebook was saved, say), running it "
+             "runs your saved code instead and puts it back in the cell.")
+    from micrograd.course import templates, yours
+
+    monkeypatch.chdir(tmp_path)
+    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()")
+    mine = "class MyValue:\n    mine = True\n"
+    shell.run_cell(f"%%my_micrograd lesson 2: MyValue\n{mine}")
+    shell.run_cell(f"%%my_micrograd lesson 2: MyValue\n{templates.template('lesson 2: MyValue')}")
+    assert shell.user_ns["MyValue"].mine is True
+    assert yours.sections(tmp_path)["lesson 2: MyValue"][1] == mine
+    (payload,) = shell.payload_manager.read_payload()
+    assert payload["replace"] is True and payload["text"] == f"%%my_micrograd lesson 2: MyValue\n{mine.strip()}"
 
 
 def test_lesson02_drawings_read_any_class_with_data_prev_and_op():

@@ -9,8 +9,12 @@ is refused and fails the test.  Then, as a learner who follows the lecture:
   the lecture's autograd into lesson 4's; Run All;
 - each lesson ends without an error, its drawings are drawn (Graphviz in WebAssembly), its checks
   give ✓ (and the wrong answer ✗), and lessons 3 and 4 run on the learner's own class;
-- the page is reloaded, and my_micrograd.py, kept in the browser's storage, still holds the
-  learner's code.
+- in lesson 4, after its run: the build-it cell shown as its template again (as a reload before
+  the lesson was saved shows it) and run: the learner's saved code runs instead and is back in
+  the cell; then Kernel > Restart, and a cell that needs the lesson's first cell says what to run
+  first, counted from [1] on a fresh kernel; then the app saves the lesson by itself (autosave);
+- the page is reloaded without saving, and my_micrograd.py, kept in the browser's storage, still
+  holds the learner's code, and lesson 4 all that was done in it before the reload.
 
 Needs Chromium (tests/chromium.py) and `npm ci`'s node_modules, which make test sets up;
 $MICROGRAD_BROWSER_SHOTS names a folder for a screenshot of each lesson after its run.
@@ -28,14 +32,19 @@ from urllib.parse import urlparse
 import pytest
 
 import foreign_nodes
-from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser
-from waits import RUN_ALL_MS
+from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
+from micrograd.course import templates
+from micrograd.course.magic import kept_sentence
+from micrograd.course.name_errors import what_to_run_first
+from waits import AUTOSAVE_MS, RUN_ALL_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
 LOCAL_HOSTS = {"127.0.0.1"}
 
 WRONG_DIVISION = "answer = (1 / 3, 6 / 9)  # dq/db's sign forgotten"
+ORDER_CELL = "%%my_micrograd lesson 4: my_topological_order"
+ORDER_CHECK = "check.my_topological_order(my_topological_order)"
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +179,13 @@ def learner(chromium_browser, served):
         }
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
-        close_and_shut_down(page)
-    page.reload()
+        if lesson != LESSONS[-1]:
+            close_and_shut_down(page)
+    seen["template run"] = run_the_template_again(page, panel, ORDER_CELL)
+    seen["after restart"] = restart_and_run(page, panel, ORDER_CHECK)
+    seen["autosaved"] = autosaved(page)
+    page.reload()  # not saved by the learner: what the app saved by itself is what comes back
+    seen["reloaded lesson 4"] = reopened(page, LESSONS[-1])
     open_file_browser(page)
     page.locator(".jp-DirListing-item").filter(has_text="my_micrograd.py").dblclick()
     editor = page.locator(".jp-FileEditor .cm-content")
@@ -179,6 +193,66 @@ def learner(chromium_browser, served):
     seen["saved"] = editor.inner_text()
     yield seen, offline
     page.context.close()
+
+
+def code_cell(panel, first_line):
+    return panel.locator(".jp-CodeCell").filter(has_text=first_line).first
+
+
+def run_the_template_again(page, panel, first_line):
+    """The build-it cell given the lesson's template again, as a reload before a save shows it, and run: its text and
+    its output afterwards."""
+    from playwright.sync_api import expect
+
+    key = templates.section_key(first_line.removeprefix(templates.MAGIC))
+    type_into_cell(page, panel, first_line, f"{first_line}\n{templates.template(key)}")
+    cell = code_cell(panel, first_line)
+    run_cell(page, cell)
+    expect(cell.locator(".jp-OutputArea-output")).to_contain_text("ran in place of the lesson's template")
+    cell.scroll_into_view_if_needed()
+    return {"text": cell.locator(".cm-content").inner_text(), "output": cell.locator(".jp-OutputArea").inner_text()}
+
+
+def restart_and_run(page, panel, first_line):
+    """Kernel > Restart, then one cell below the lesson's first run: its prompt and output."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("menuitem", name="Kernel", exact=True).click()
+    page.locator("li[data-command='kernelmenu:restart']").click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    expect(page.locator(".jp-Dialog")).to_have_count(0)
+    expect(page.locator(".jp-StatusBar-Item").filter(has_text=re.compile(r"Python \(Pyodide\) \| Idle$"))).to_be_visible()
+    cell = code_cell(panel, first_line)
+    prompt = run_cell(page, cell)
+    return {"prompt": prompt, "output": cell.locator(".jp-OutputArea").inner_text()}
+
+
+def autosaved(page):
+    """Whether the open lesson, changed and never saved by the learner, is saved by the app within AUTOSAVE_MS."""
+    from playwright.sync_api import expect
+
+    try:
+        expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0, timeout=AUTOSAVE_MS)
+    except AssertionError:
+        return False
+    return True
+
+
+def reopened(page, name):
+    """A lesson after the reload, opened from the file browser as a learner does (or shown, where JupyterLab has
+    restored its tab): the order cell's text and the check cell's output."""
+    open_file_browser(page)  # once the layout is restored
+    page.locator(".jp-DirListing-item").filter(has_text=name).dblclick()
+    from playwright.sync_api import expect
+
+    panel = page.get_by_role("tabpanel", name=name)
+    panel.locator(".jp-CodeCell").first.wait_for()
+    check = code_cell(panel, ORDER_CHECK).locator(".jp-OutputArea")
+    try:  # outputs are drawn a moment after their cells
+        expect(check).to_contain_text("NameError")
+    except AssertionError:
+        pass  # not there: the test that reads it says what is missing
+    return {"order cell": code_cell(panel, ORDER_CELL).locator(".cm-content").inner_text(), "check cell": check.inner_text()}
 
 
 LESSONS = ["02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "04_autograd.ipynb"]
@@ -218,6 +292,35 @@ def test_the_learners_code_is_still_there_after_a_reload(learner):
     seen, _ = learner
     assert "# %% lesson 2: MyValue" in seen["saved"]
     assert 'return f"Value(data={self.data})"' in seen["saved"]
+
+
+def code_lines(text):
+    """A cell's lines as the editor shows them, blank ones left out (the page renders an empty line as two breaks)."""
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def test_a_build_it_cell_shown_as_its_template_again_runs_the_learners_code_and_shows_it(learner):
+    seen, _ = learner
+    text, output = seen["template run"]["text"], seen["template run"]["output"]
+    assert "ran in place of the lesson's template" in output
+    assert " ".join(kept_sentence("lesson 4: my_topological_order").split()) in " ".join(output.split())
+    # The cell holds the learner's code again (the app's kernel honours the payload), not the template's stubs.
+    assert code_lines(text) == code_lines(f"{ORDER_CELL}\n{foreign_nodes.LECTURE_AUTOGRAD}")
+
+
+def test_after_a_restart_a_fresh_kernel_says_what_to_run_first(learner):
+    seen, _ = learner
+    assert seen["after restart"]["prompt"] == "[1]:"  # a new kernel, counted from 1: no state of the old one
+    assert "NameError" in seen["after restart"]["output"]
+    assert what_to_run_first("check") in " ".join(seen["after restart"]["output"].split())
+
+
+def test_the_app_saves_a_lesson_by_itself_and_a_reload_keeps_it(learner):
+    seen, _ = learner
+    assert seen["autosaved"], f"the lesson was not saved within {AUTOSAVE_MS / 1000:.0f} s of a change"
+    reloaded = seen["reloaded lesson 4"]
+    assert code_lines(reloaded["order cell"]) == code_lines(f"{ORDER_CELL}\n{foreign_nodes.LECTURE_AUTOGRAD}")
+    assert what_to_run_first("check") in " ".join(reloaded["check cell"].split())  # the output after the restart
 
 
 def test_no_request_leaves_127_0_0_1(learner):
@@ -277,6 +380,32 @@ def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
     kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["loadPyodideOptions"]["env"]["IPYTHONDIR"] == "/lib/python3.14/site-packages/micrograd_lite_kernel/ipython"
+
+
+def test_the_app_autosaves_every_few_seconds_with_settings_its_jupyterlab_knows(app):
+    import build_lite
+
+    overrides = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["settingsOverrides"]
+    assert overrides["@jupyterlab/docmanager-extension:plugin"] == {"autosave": True, "autosaveInterval": build_lite.AUTOSAVE_SECONDS}
+    assert build_lite.AUTOSAVE_SECONDS * 1000 < AUTOSAVE_MS / 2
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"the app saves an open lesson every {build_lite.AUTOSAVE_SECONDS} seconds" in readme
+    # Each setting is one the app's JupyterLab has, of the type its schema gives.
+    types = {"boolean": bool, "number": (int, float), "string": str}
+    for plugin, values in build_lite.SETTINGS.items():
+        package, name = plugin.split(":")
+        schema = json.loads((app / "build" / "schemas" / package / f"{name}.json").read_text())["properties"]
+        for key, value in values.items():
+            assert key in schema and isinstance(value, types[schema[key]["type"]]), (plugin, key)
+
+
+def test_the_app_ships_the_lessons_templates_in_its_wheel(app):
+    import zipfile
+
+    (wheel,) = (app / "static" / "pyodide").glob("micrograd_lessons-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = json.loads(archive.read("micrograd/course/templates.json"))
+    assert shipped == json.loads(templates.TEMPLATES_FILE.read_text(encoding="utf-8"))
 
 
 def test_the_lessons_that_need_numpy_say_so_in_their_first_cell_in_the_app(app):

@@ -95,6 +95,18 @@ def test_my_micrograd_is_saved_without_a_lock(found):
     assert "# %% lesson 2: MyValue\nclass MyValue:\n    pass\n" in found["saved"]
 
 
+def test_a_template_run_keeps_the_learners_code_and_a_replaced_version_comes_back_without_a_lock(found):
+    from micrograd.course.magic import kept_sentence
+
+    assert found["replaced"]["success"] and found["template_run"]["success"], found["template_run"]
+    assert kept_sentence("lesson 2: MyValue") in found["template_run"]["printed"]
+    assert found["payload"] == [{"source": "set_next_input", "replace": True,
+                                 "text": "%%my_micrograd lesson 2: MyValue\nclass MyValue:\n    second = True"}]
+    assert found["restored"]["success"] and "holds version 1" in found["restored"]["printed"], found["restored"]
+    assert "# %% lesson 2: MyValue\nclass MyValue:\n    pass\n" in found["saved_after_restore"]
+    assert found["files"] == [".my_micrograd_history.json", "my_micrograd.py"]  # no temporary file left
+
+
 def test_a_figure_cell_of_lesson_01_runs_and_says_where_to_see_its_figure(found):
     setup, define_f, figure = found["cells"]
     assert setup == {"printed": "", "success": True}  # %matplotlib inline, %config InlineBackend, import pyplot

@@ -5,13 +5,14 @@ fresh clone of a machine that has just booted or is busy.  These checks read the
 
 - a Playwright default set anywhere but tests/chromium.py (``expect.set_options``, ``set_default_timeout``);
 - a browser context or page made anywhere but there (it would start with Playwright's 5 s);
-- a wait constant of a file's own (``*_TIMEOUT*``), instead of one of tests/waits.py;
+- a wait constant of a file's own (``*TIMEOUT*``, ``*WAIT*``, ``*_MS``), instead of one of tests/waits.py;
 - a number written as a ``timeout=`` in a file that drives a browser or a server.
 
 And, with the session's Chromium, that a page and ``expect`` wait ``BROWSER_MS``.
 """
 
 import ast
+import re
 from pathlib import Path
 
 
@@ -68,7 +69,7 @@ def problems(path):
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         for target in targets:
-            if isinstance(target, ast.Name) and "TIMEOUT" in target.id:
+            if isinstance(target, ast.Name) and re.search(r"TIMEOUT|WAIT|_MS$", target.id):
                 found.append(f"{where(path, node)}: {target.id}: use a wait of tests/waits.py")
     if drives_a_browser_or_server(tree):
         for node in ast.walk(tree):

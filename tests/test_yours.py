@@ -59,7 +59,8 @@ def test_store_writes_a_header_and_one_section_per_key_replacing_on_a_second_run
     assert {key: code for key, (_, code) in found.items()} == {"lesson 2: MyValue": "x = 2\n", "lesson 3: MyValue": "x = 'three'\n"}
     lines = text.splitlines()
     assert [lines[first - 1] for first, _ in found.values()] == ["x = 2", "x = 'three'"]  # where each section's code starts
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_micrograd.py"]  # no temporary file left behind
+    # No temporary file left behind; the code replaced is kept beside the file.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".my_micrograd_history.json", "my_micrograd.py"]
 
 
 def test_the_file_does_not_depend_on_the_order_the_cells_ran_in(tmp_path):
@@ -81,7 +82,7 @@ def test_store_writes_without_a_lock_where_fcntl_has_no_flock(tmp_path, monkeypa
     yours.store("lesson 2: MyValue", "x = 2\n", tmp_path)
     yours.store("lesson 2: MyValue", "x = 'two'\n", tmp_path)
     assert {key: code for key, (_, code) in yours.sections(tmp_path).items()} == {"lesson 2: MyValue": "x = 'two'\n"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_micrograd.py"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".my_micrograd_history.json", "my_micrograd.py"]
 
 
 def test_section_key_reads_the_magic_line():
@@ -111,25 +112,6 @@ def test_every_build_it_cell_of_the_lessons_is_saved():
 
 
 # -- the cell magic -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def shell():
-    """An IPython shell for this test only: cleared afterwards, so no other test finds get_ipython() set."""
-    import builtins
-    import sys
-
-    from IPython.core.interactiveshell import InteractiveShell
-
-    saved = sys.displayhook, sys.excepthook, getattr(builtins, "get_ipython", None)
-    shell = InteractiveShell.instance()
-    try:
-        yield shell
-    finally:
-        InteractiveShell.clear_instance()
-        sys.displayhook, sys.excepthook = saved[0], saved[1]
-        if saved[2] is None:
-            builtins.__dict__.pop("get_ipython", None)
 
 
 def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys, shell):

@@ -13,6 +13,8 @@ on every ``expect(...)`` assertion; tests/test_waits.py fails when a test file s
 BROWSER_MS = 120_000
 # A lesson's Run All, in JupyterLab or in the app, to its last cell: the slowest trains a digit classifier.
 RUN_ALL_MS = 600_000
+# The browser app to save a lesson the learner changed: its autosave interval (docs/build_lite.py), and then some.
+AUTOSAVE_MS = 60_000
 # A server the tests start (JupyterLab) to answer, and to stop once asked.
 SERVER_START_SECONDS = 120
 SERVER_STOP_SECONDS = 30

@@ -1,7 +1,9 @@
 """The ``%%my_micrograd`` cell magic, and the setting that has every kernel know it from its start.
 
 ``%%my_micrograd lesson 3: MyValue`` runs the cell as usual, then saves its code in
-my_micrograd.py (``saved``).  Before it runs, the cell's code is read (``cell_code``): one that takes the
+my_micrograd.py (``saved``).  A cell that still shows the lesson's template (``templates``; after a reload,
+say) never replaces the learner's own saved code: that code runs instead, and is put back in the cell.
+Before it runs, the cell's code is read (``cell_code``): one that takes the
 name ``Value`` is not run, and one that uses names this kernel lacks gets a line saying what to run
 first; a piece the run did not define is marked as left from before (``stale``).  A lesson's first cell
 calls ``enable_magic()``, quiet however often it runs.  ``python -m micrograd.course.magic --autoload`` (run by ``make
@@ -17,8 +19,9 @@ from .cell_code import binds_value, missing_names, python_of
 from .pieces import BY_KEY
 from .saved import FILE_NAME, section_key, sections, store
 from .status import Status, show
+from .templates import MAGIC, body, is_template
 
-__all__ = ["my_micrograd", "enable_magic", "load_ipython_extension", "install_autoload", "main", "NotRun"]
+__all__ = ["my_micrograd", "into_view", "enable_magic", "load_ipython_extension", "install_autoload", "main", "NotRun"]
 
 
 class NotRun(Exception):
@@ -38,12 +41,42 @@ _VALUE_TAKEN = {
 }
 
 
+def yours_instead(key, cell):
+    """The learner's saved code for key, when cell is the lesson's template and my_micrograd.py holds other code
+    for it (the cell was reloaded as the lesson ships it, say); else None."""
+    if key is None or not is_template(key, cell):
+        return None
+    saved = sections().get(key)
+    if saved is None or saved[1] == body(cell):
+        return None
+    return saved[1]
+
+
+def into_view(shell, text, replace):
+    """Have the front end show text in this cell (replace) or in a new cell below it, as IPython's set_next_input
+    does in ipykernel: JupyterLab and the browser app honour this payload.  Written as the payload itself, since
+    the browser app's shell (Pyodide's kernel) keeps set_next_input's text for a terminal's next prompt instead."""
+    shell.payload_manager.write_payload({"source": "set_next_input", "text": text, "replace": replace})
+
+
+def kept_sentence(key):
+    """What a template's run says when the learner's saved code ran in its place."""
+    return (f'Your own code for "{key}" ran in place of the lesson\'s template this cell showed, and stays saved: '
+            f"it is back in the cell (or, if the cell still shows the template, in {FILE_NAME}); to start over from "
+            f'the template, run yours.restore("{key}", "template").')
+
+
 def my_micrograd(line, cell):
-    """%%my_micrograd lesson N: piece -- run the cell as usual, and save it in my_micrograd.py if it ran."""
+    """%%my_micrograd lesson N: piece -- run the cell as usual, and save it in my_micrograd.py if it ran; a cell
+    that still shows the lesson's template runs the learner's saved code instead, and shows it again."""
     from IPython import get_ipython
 
     shell = get_ipython()
     key = section_key(line)
+    instead = yours_instead(key, cell)
+    if instead is not None:
+        cell = instead
+        into_view(shell, f"{MAGIC} {key}\n{instead.rstrip()}", replace=True)
     names = BY_KEY[key].defines if key in BY_KEY else ()
     code = python_of(cell)
     taken = binds_value(code) if names else None
@@ -67,6 +100,8 @@ def my_micrograd(line, cell):
     notes = []
     if key is None:
         print("not saved: name the cell's piece after the magic, e.g. %%my_micrograd lesson 3: MyValue")
+    elif instead is not None:
+        notes.append(kept_sentence(key))
     elif error is not None:
         kept = "the code it saved last time" if key in sections() else "no code for it yet"
         notes.append(f"not saved: this cell {what} (above), so {FILE_NAME} keeps {kept} as \"{key}\". "

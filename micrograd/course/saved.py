@@ -2,36 +2,42 @@
 
 Every ``%%my_micrograd lesson N: piece`` cell saves its code in a section of its own
 (``# %% lesson 3: MyValue``), replacing the one there, atomically and under a lock (several
-kernels may share the folder).  The sections are kept in lesson order.
+kernels may share the folder); the code it replaces is kept first (``history``).  The sections
+are kept in lesson order.
 """
 
 import contextlib
 import os
 import re
-import tempfile
 from pathlib import Path
 
+from . import history
 from .pieces import PIECES
+from .templates import body, section_key, stored_cells
 
 __all__ = ["FILE_NAME", "HEADER", "sections", "store", "section_key", "stored_cells", "expected_file", "body", "path_in", "order"]
 
 FILE_NAME = "my_micrograd.py"
 
-HEADER = '''\
+HEADER = f'''\
 """my_micrograd.py: your own micrograd, as you wrote it in the lessons.
 
 Every cell that starts with %%my_micrograd saves its code here, in a section
-of its own ("# %% lesson 3: MyValue"), and running the cell again replaces
-that section.  Later lessons load your pieces from this file with
-micrograd.course.yours.use(...), which checks each one and says on screen whether
-the lesson runs on yours or on the package's worked answer.
+of its own ("# %% lesson 3: MyValue").  Running the cell again with other
+code replaces that section, and keeps the code it replaces: the last
+{history.KEEP} versions of each piece, in {history.HISTORY_NAME} beside this file;
+yours.restore("lesson 3: MyValue") lists them and brings one back.  A cell
+that still shows the lesson's template (after a reload, say) runs your code
+from here instead, and puts it back in the cell.  Later lessons load your
+pieces from this file with micrograd.course.yours.use(...), which checks each
+one and says on screen whether the lesson runs on yours or on the package's
+worked answer.
 
-Change your code in the lessons, not here: a cell run overwrites its section.
+Change your code in the lessons, not here: a cell run replaces its section.
 """
 '''
 
 _MARK = re.compile(r"^# %% lesson (\d+): (.+?)\s*$")
-_LINE = re.compile(r"^\s*lesson\s*(\d+)\s*:\s*(\S.*?)\s*$")
 
 
 def path_in(folder=None):
@@ -61,10 +67,6 @@ def _parse(text):
     if key is not None:
         found[key] = (start, body(lines))
     return found
-
-
-def body(lines):
-    return "\n".join(lines).strip("\n") + "\n"
 
 
 def order(key, seen):
@@ -104,47 +106,19 @@ def _locked(folder):
 
 
 def store(key, code, folder=None):
-    """Save code as the section key of my_micrograd.py in folder, replacing the one there; atomic."""
+    """Save code as the section key of my_micrograd.py in folder, replacing the one there, which is kept first
+    (``history``) when it differs; atomic."""
     path = path_in(folder)
     folder = path.parent
+    code = body(code)
     with _locked(folder):
         found = sections(folder)
-        found = {k: v for k, v in found.items()}
-        found[key] = (0, body(code.splitlines()))
-        text = _render(found)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".my_micrograd.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.chmod(temporary, 0o644)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        replaced = found[key][1] if key in found else None
+        if replaced != code:
+            history.record(folder, key, replaced, code)
+        found[key] = (0, code)
+        history.write_atomically(path, _render(found))
     return path
-
-
-def section_key(line):
-    """'lesson 3: MyValue' (the magic's line) -> 'lesson 3: MyValue', or None if it is not that form."""
-    match = _LINE.match(line or "")
-    if not match:
-        return None
-    return f"lesson {int(match.group(1))}: {match.group(2)}"
-
-
-def stored_cells(notebook):
-    """[(key, code)] of a notebook's %%my_micrograd cells, in order: what running them stores."""
-    import json
-
-    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
-    found = []
-    for cell in cells:
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        if cell["cell_type"] == "code" and source.startswith("%%my_micrograd"):
-            line, _, body = source.partition("\n")
-            found.append((section_key(line[len("%%my_micrograd"):]), body))
-    return found
 
 
 def expected_file(notebooks):
@@ -152,5 +126,5 @@ def expected_file(notebooks):
     found = {}
     for notebook in notebooks:
         for key, code in stored_cells(notebook):
-            found[key] = (0, body(code.splitlines()))
+            found[key] = (0, body(code))
     return _render(found)

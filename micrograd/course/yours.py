@@ -8,8 +8,11 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
 - ``yours.enable_magic()`` (a lesson's first cell) gives the notebook the cell magic
   ``%%my_micrograd lesson 3: MyValue``.  A cell that starts with it runs as
   usual, and its code is also saved in ``my_micrograd.py`` in the notebook's
-  folder, one section per lesson and piece; running the cell again replaces
-  its section.  After ``python -m micrograd.course.magic --autoload``, every kernel
+  folder, one section per lesson and piece; running the cell again with other
+  code replaces its section and keeps the code it replaces (``restore("lesson 3:
+  MyValue")`` lists the versions kept and brings one back).  A cell that still
+  shows the lesson's template, after a reload say, runs your saved code instead
+  and puts it back in the cell.  After ``python -m micrograd.course.magic --autoload``, every kernel
   of the environment knows the magic from its start, so a build-it cell runs
   even after a restart that skipped the lesson's first cell.
 - ``use("MyValue", lesson=3)`` gives a later lesson your piece as it stood at
@@ -37,10 +40,11 @@ from .answers import ANSWERS, answer
 from .cell_code import binds_value, python_of
 from .magic import enable_magic, load_ipython_extension
 from .pieces import BY_KEY, PIECES, no_prev
+from .restore import restore
 from .saved import FILE_NAME, order, path_in, sections, store
 from .status import Status, row, show
 
-__all__ = ["use", "whose", "answer", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
+__all__ = ["use", "whose", "answer", "restore", "store", "sections", "FILE_NAME", "PIECES", "ANSWERS", "enable_magic", "load_ipython_extension"]
 
 
 class _Result:

@@ -1,12 +1,17 @@
 """my_micrograd.py: your own micrograd, as you wrote it in the lessons.
 
 Every cell that starts with %%my_micrograd saves its code here, in a section
-of its own ("# %% lesson 3: MyValue"), and running the cell again replaces
-that section.  Later lessons load your pieces from this file with
-micrograd.course.yours.use(...), which checks each one and says on screen whether
-the lesson runs on yours or on the package's worked answer.
+of its own ("# %% lesson 3: MyValue").  Running the cell again with other
+code replaces that section, and keeps the code it replaces: the last
+5 versions of each piece, in .my_micrograd_history.json beside this file;
+yours.restore("lesson 3: MyValue") lists them and brings one back.  A cell
+that still shows the lesson's template (after a reload, say) runs your code
+from here instead, and puts it back in the cell.  Later lessons load your
+pieces from this file with micrograd.course.yours.use(...), which checks each
+one and says on screen whether the lesson runs on yours or on the package's
+worked answer.
 
-Change your code in the lessons, not here: a cell run overwrites its section.
+Change your code in the lessons, not here: a cell run replaces its section.
 """
 
 
