@@ -281,3 +281,14 @@ def test_a_piece_with_no_template_and_no_earlier_version_says_so(tmp_path, capsy
         yours.restore("lesson 7: my_extra", "template", folder=tmp_path)
     yours.restore("lesson 7: my_extra", folder=tmp_path)
     assert "No earlier version is kept" in capsys.readouterr().out
+
+
+def test_a_saved_file_that_is_not_utf8_is_kept_aside_not_written_over(tmp_path, capsys):
+    # Saved by another editor in another encoding: its sections cannot be read, and a new file must not replace it.
+    mine = "# %% lesson 2: MyValue\nclass MyValue:\n    name = 'café'\n".encode("latin-1")
+    saved.path_in(tmp_path).write_bytes(mine)
+    saved.store(KEY, LECTURE, folder=tmp_path)
+    (aside,) = tmp_path.glob(f"{saved.FILE_NAME}.unreadable-*")
+    assert aside.read_bytes() == mine
+    assert section(tmp_path) == saved.body(LECTURE)
+    assert f"kept as {aside.name}" in capsys.readouterr().out

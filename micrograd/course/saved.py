@@ -9,6 +9,7 @@ are kept in lesson order.
 import contextlib
 import os
 import re
+import time
 from pathlib import Path
 
 from . import history
@@ -112,6 +113,7 @@ def store(key, code, folder=None):
     folder = path.parent
     code = body(code)
     with _locked(folder):
+        _set_aside_if_unreadable(path)
         found = sections(folder)
         replaced = found[key][1] if key in found else None
         if replaced != code:
@@ -119,6 +121,20 @@ def store(key, code, folder=None):
         found[key] = (0, code)
         history.write_atomically(path, _render(found))
     return path
+
+
+def _set_aside_if_unreadable(path):
+    """A my_micrograd.py that is not UTF-8 text (saved by another editor, say) has sections this course cannot read:
+    rather than write a new file over it, keep it under another name, and say so."""
+    try:
+        path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        pass
+    except UnicodeDecodeError:
+        aside = path.with_name(f"{FILE_NAME}.unreadable-{int(time.time())}")
+        os.replace(path, aside)
+        print(f"{FILE_NAME} was not UTF-8 text, so it is kept as {aside.name} and a new {FILE_NAME} is started; "
+              "copy what you need from it into your lessons' cells.")
 
 
 def expected_file(notebooks):
