@@ -9,8 +9,8 @@ Serves the app from 127.0.0.1 and opens it in headless Chromium (Debian's, at
 learner's browser has, whose HTTP cache keeps what the app loaded; other hosts do not
 resolve.  (The tests refuse other hosts by routing every request, which turns the
 browser's cache off: a warm load there downloads everything again.  A context without
-a profile keeps its cache in memory, and no file over some 6 MB in it:
-pyodide.asm.wasm, for one.)
+a profile keeps its cache in memory, and did not keep the largest files in it:
+pyodide.asm.wasm, 9.6 MB, came again on every load.)
 
 - size: every file of the app, in MB;
 - a load of lesson 3: every request the server answered, and the bytes it sent, from
@@ -169,11 +169,12 @@ def serve(folder):
 def downloads(sent):
     """What a load downloaded: requests answered, and MB sent in all, of Python (wheels and standard library), of
     Pyodide's core, and of the rest (JupyterLab, Graphviz, the lesson)."""
-    python = sum(size for path, size in sent if path.startswith("/static/pyodide/") and path.split("?")[0].endswith((".whl", ".zip")))
-    core = sum(size for path, size in sent if path.startswith("/static/pyodide/")) - python
+    pyodide = [(path.split("?")[0], size) for path, size in sent if path.startswith("/static/pyodide/")]
+    python = sum(size for path, size in pyodide if path.endswith((".whl", ".zip")))
+    core = sum(size for _, size in pyodide) - python
     total = sum(size for _, size in sent)
-    return (f"{len(sent)} requests, {total / 1e6:.1f} MB: Python {python / 1e6:.1f} MB, Pyodide's core {core / 1e6:.1f} MB, "
-            f"the rest {(total - python - core) / 1e6:.1f} MB")
+    return (f"{len(sent)} requests, {total / 1e6:.1f} MB: Python {python / 1e6:.1f} MB, "
+            f"Pyodide's core {core / 1e6:.1f} MB, the rest {(total - python - core) / 1e6:.1f} MB")
 
 
 def learner_context(playwright, profile, refused):
@@ -184,7 +185,8 @@ def learner_context(playwright, profile, refused):
         args=[*chromium.CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
         ignore_default_args=["--hide-scrollbars"],
     )
-    context.on("request", lambda request: urlparse(request.url).hostname in (None, "127.0.0.1") or refused.append(request.url))
+    context.on("request", lambda request: urlparse(request.url).hostname in (None, "127.0.0.1")
+               or refused.append(request.url))
     context.set_default_timeout(TIMEOUT_MS)
     return context
 
@@ -193,6 +195,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", help="an app make lite built (default: build one into a temporary folder)")
     args = parser.parse_args(argv)
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)  # the waits of the tests' helpers too: a cold start on a loaded machine
     with tempfile.TemporaryDirectory(prefix="micrograd-bench-lite-") as work:
         work = Path(work)
         if args.app:
@@ -203,9 +208,9 @@ def main(argv=None):
             app = build_lite.build(work / "lite", quiet=True)
         size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
         server, base = serve(app)
-        lab = JupyterLab(work)
+        load = os.getloadavg()[0]
         playwright, browser = chromium.launch()
-        rows, refused = [], []
+        lab, rows, refused = None, [], []
         try:
             context = learner_context(playwright, work / "profile", refused)  # a new profile: an empty cache
             page = context.pages[0] if context.pages else context.new_page()
@@ -215,15 +220,17 @@ def main(argv=None):
                 starts.append(app_start_seconds(page, base, FIRST_LESSON))
                 firsts.append(first_output_seconds(page, FIRST_LESSON))
                 loads.append(downloads(CountingHandler.sent))
+            lab = JupyterLab(work)  # started now: its own start takes no time from the app's
             for lesson in LESSONS:
                 rows.append((lesson, run_all_in_app(page, lesson), run_all_in_jupyterlab(browser, lab, lesson)))
             context.close()
         finally:
             browser.close()
             playwright.stop()
-            lab.stop()
+            if lab is not None:
+                lab.stop()
             server.shutdown()
-    print(f"The browser app: {size / 1e6:.1f} MB ({app})")
+    print(f"The browser app: {size / 1e6:.1f} MB ({app}); the machine's load average as it started: {load:.1f}")
     print(f"A load of lesson 3, from the app's address to its Run All's end: cold {loads[0]}")
     print(f"  warm {loads[1]}")
     print(f"The app, from its address to its file browser: cold {starts[0]:.1f} s (an empty cache), warm {starts[1]:.1f} s")

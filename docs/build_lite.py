@@ -75,7 +75,8 @@ PROFILE_PACKAGE = "micrograd_lite_kernel"
 # What a kernel loads at start besides the wheels whose modules it imports: its IPython profile (files, not
 # modules), and what the kernel's worker installs at every start unless it is preloaded (jupyterlite-pyodide-kernel's
 # initPackageManager and initKernel; jedi is only imported at the first completion, but installed all the same).
-KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython"]
+KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi",
+                "ipython"]
 # Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
 # which every kernel would unpack), and accessible-pygments' pictures of its styles.
 NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]

@@ -2,7 +2,7 @@
 
 npm's Pyodide ships its standard library as source only, and the wheels of PyPI hold
 source only: each time a kernel starts, the browser would compile every module it imports
-(some 500: IPython, the kernel, the course) before it runs one line of them.  So the
+(some 400: IPython, the kernel, the course) before it runs one line of them.  So the
 build compiles them once, with the app's own Python (Pyodide run in Node by
 docs/lite/compile_bytecode.mjs: bytecode is only good for the Python that wrote it),
 and adds the bytecode to each wheel (``__pycache__/*.cpython-314.pyc``) and to the
@@ -15,9 +15,9 @@ the standard library) would be downloaded and unpacked by every kernel and never
 list is measured, not written by hand: ``python docs/pyodide_bytecode.py --record`` builds the
 app, starts its kernel in Node as the app's worker does (docs/lite/record_modules.mjs), runs
 every lesson the app runs, completes a name, shows its help and fails a cell, and writes down
-the modules that kernel imported.  Run it after ``make lock`` or a change of what the lessons import;
-tests/test_lite.py fails, naming the modules, when a kernel of the app imports one without
-bytecode.
+the modules that kernel imported.  Run it after ``make lock`` or a change of what the lessons
+import; tests/test_lite.py fails, naming the modules, when a kernel of the app imports one
+without bytecode.
 
 The wheels are rewritten as their bytecode is added, and ``leave_out`` drops files the app
 never reads (jedi's stubs of packages the app does not have) on the way.
@@ -53,7 +53,8 @@ def _node():
 
 
 def module_name(path):
-    """The module a source file of an archive holds: 'IPython/core/page.py' is IPython.core.page, 'json/__init__.py' json."""
+    """The module a source file of an archive holds: 'IPython/core/page.py' holds IPython.core.page, 'json/__init__.py'
+    json."""
     parts = path[: -len(".py")].split("/")
     if parts[-1] == "__init__":
         parts.pop()
@@ -165,8 +166,9 @@ HEADER = """\
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Record which modules the browser app's kernel imports.")
+    written = KERNEL_MODULES.relative_to(LITE.parent.parent)
     parser.add_argument("--record", action="store_true", required=True,
-                        help=f"run the lessons in the app's kernel and write {KERNEL_MODULES.relative_to(LITE.parent.parent)}")
+                        help=f"run the lessons in the app's kernel and write {written}")
     parser.add_argument("--app", help="an app make lite built (default: build one into a temporary folder)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="micrograd-kernel-modules-") as work:
@@ -178,7 +180,8 @@ def main(argv=None):
             app = build_lite.build(Path(work) / "lite", quiet=True)
         modules, failed = record(app, work)
     for cell in failed:
-        print(f"failed in the app's kernel (a lesson says so where the app lacks what it needs): {cell['where']}: {cell['error']}")
+        print(f"failed in the app's kernel (where it lacks what a lesson needs, the lesson says so): "
+              f"{cell['where']}: {cell['error']}")
     listed = [name for name in modules if name.split(".")[0] != PACKAGE]
     KERNEL_MODULES.write_text(HEADER + "".join(f"{name}\n" for name in listed), encoding="utf-8")
     print(f"{len(listed)} modules written to {KERNEL_MODULES}")

@@ -295,7 +295,8 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     lock = json.loads((app / "static" / "pyodide" / "pyodide-lock.json").read_text())
     assert [name for name, entry in lock["packages"].items() if not (app / "static" / "pyodide" / entry["file_name"]).is_file()] == []
     # The kernel starts with the wheels whose modules it imports, this package's among them (import micrograd needs
-    # no %pip), and Pyodide loads with each what it needs of the others; the rest stay in the lock (docs/pyodide_lock.py).
+    # no %pip), and Pyodide loads with each what it needs of the others; the rest stay in the lock
+    # (docs/pyodide_lock.py).
     preloaded = kernel["loadPyodideOptions"]["packages"]
     assert {"micrograd-lessons", "ipython", "jedi", "pygments"} <= set(preloaded) < set(lock["packages"])
     assert [name for name in preloaded if not set(lock["packages"][name]["depends"]) <= set(preloaded)] == []
@@ -339,7 +340,8 @@ def test_bytecode_comes_with_the_modules_a_kernel_imports_and_no_others(app):
     # is not downloaded twice.
     listed, shipped = kernel_modules(), shipped_modules(app)
     assert sorted(listed - set(shipped)) == [], f"listed, but in no wheel of the app: {RECORD}"
-    wrong = [f"{archive}: {name} ({'compiled' if compiled else 'not compiled'})" for name, (archive, compiled) in shipped.items()
+    wrong = [f"{archive}: {name} ({'compiled' if compiled else 'not compiled'})"
+             for name, (archive, compiled) in shipped.items()
              if compiled != (name in listed or name.split(".")[0] == PACKAGE)]
     assert wrong == [], wrong[:20]
 

@@ -60,8 +60,10 @@ def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_
     whole = tmp_path / "whole-1.0-py3-none-any.whl"
     _wheel(whole, {"whole/__init__.py": "", "whole/inner.py": "WHERE = 'bytecode'\n", "whole-1.0.dist-info/RECORD": ""})
     stdlib = tmp_path / "stdlib.zip"
-    _wheel(stdlib, {"probe_std.py": "WHERE = 'bytecode'\ndef named_file():\n    return named_file.__code__.co_filename\n",
-                    "unused_std.py": ""})
+    _wheel(stdlib, {
+        "probe_std.py": "WHERE = 'bytecode'\ndef named_file():\n    return named_file.__code__.co_filename\n",
+        "unused_std.py": "",
+    })
     add_bytecode(CORE, [wheel, whole], stdlib, tmp_path, modules={"probe_package", "probe_package.probe", "probe_std"},
                  packages=["whole"], leave_out=["probe_package/*.png"])
 

@@ -67,7 +67,8 @@ def test_a_kernel_preloads_the_packages_whose_modules_it_imports_and_they_need_o
     make_wheel(tmp_path, "colours", "1.0")
     make_wheel(tmp_path, "profile", "1.0", files={"profile/config.json": "{}"})  # read, never imported
     lock = pyodide_lock.write_lock(tmp_path, INFO)
-    assert pyodide_lock.preload(lock, {"shell", "colours", "json"}, always=["profile"]) == ["colours", "profile", "shell"]
+    preloaded = pyodide_lock.preload(lock, {"shell", "colours", "json"}, always=["profile"])
+    assert preloaded == ["colours", "profile", "shell"]
     assert lock["packages"]["shell"]["depends"] == ["colours"]
     # What no kernel preloads stays in the lock, with what it needs: a cell that imports it loads both.
     assert lock["packages"]["terminal"]["depends"] == ["widths"] and "widths" in lock["packages"]

@@ -17,8 +17,8 @@ const settings = JSON.parse(fs.readFileSync(path.join(app, "jupyter-lite.json"),
   .litePluginSettings["@jupyterlite/pyodide-kernel-extension:kernel"];
 const lock = JSON.parse(fs.readFileSync(path.join(pyodideDir, "pyodide-lock.json"), "utf8"));
 // The app's URLs are relative to its kernel worker's location.
-const worker = path.join(path.resolve(app), "extensions", "@jupyterlite", "pyodide-kernel-extension", "static", "worker.js");
-globalThis.location = { href: pathToFileURL(worker).href };
+const extension = path.join(path.resolve(app), "extensions", "@jupyterlite", "pyodide-kernel-extension");
+globalThis.location = { href: pathToFileURL(path.join(extension, "static", "worker.js")).href };
 
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const quiet = () => {};
@@ -45,14 +45,19 @@ kernel.interpreter.send_comm = quiet;
 const failed = [];
 async function run(where, code) {
   const result = await kernel.run(code);
-  if (result.get("status") !== "ok") failed.push({ where, error: `${result.get("ename")}: ${result.get("evalue")}`.slice(0, 300) });
+  if (result.get("status") !== "ok") {
+    failed.push({ where, error: `${result.get("ename")}: ${result.get("evalue")}`.slice(0, 300) });
+  }
 }
 const lessons = JSON.parse(fs.readFileSync(lessonsFile, "utf8"));
 for (const [lesson, cells] of Object.entries(lessons)) {
   for (const [index, code] of cells.entries()) await run(`${lesson}, code cell ${index + 1}`, code);
 }
-const completed = pyodide.runPython(`pyodide_kernel.kernel_instance.complete("from micrograd import Value\\nValue(1.0).ba", None)["matches"]`).toJs();
-if (!completed.includes("backward")) failed.push({ where: "completion", error: `Value(1.0).ba completed as ${JSON.stringify(completed)}` });
+const completing = "from micrograd import Value\\nValue(1.0).ba";
+const completed = pyodide.runPython(`pyodide_kernel.kernel_instance.complete("${completing}", None)["matches"]`).toJs();
+if (!completed.includes("backward")) {
+  failed.push({ where: "completion", error: `Value(1.0).ba completed as ${JSON.stringify(completed)}` });
+}
 // Help on a name (Shift+Tab, or the completer's documentation): IPython's inspector highlights the source.
 const found = pyodide.runPython(`pyodide_kernel.kernel_instance.inspect("Value.backward", 14, 1)["found"]`);
 if (!found) failed.push({ where: "help", error: "Value.backward was not found" });
