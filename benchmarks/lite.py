@@ -1,13 +1,20 @@
-"""The browser app, measured: its size, a lesson's first output cold and warm, lessons 2-4 in the browser and in JupyterLab.
+"""The browser app, measured: its size, what a load of lesson 3 downloads, its first output cold and warm, and
+lessons 2-4 in the browser and in JupyterLab.
 
     python benchmarks/lite.py                 # builds the app (make lite's build) into a temporary folder
     python benchmarks/lite.py --app build/site/lite
 
 Serves the app from 127.0.0.1 and opens it in headless Chromium (Debian's, at
-/usr/bin/chromium or $MICROGRAD_CHROMIUM) with every other host refused, at
-1280x800:
+/usr/bin/chromium or $MICROGRAD_CHROMIUM) at 1280x800, in a profile on disk as a
+learner's browser has, whose HTTP cache keeps what the app loaded; other hosts do not
+resolve.  (The tests refuse other hosts by routing every request, which turns the
+browser's cache off: a warm load there downloads everything again.  A context without
+a profile keeps its cache in memory, and did not keep the largest files in it:
+pyodide.asm.wasm, 9.6 MB, came again on every load.)
 
 - size: every file of the app, in MB;
+- a load of lesson 3: every request the server answered, and the bytes it sent, from
+  the app's address to lesson 3's last cell's end (Run All), cold and warm;
 - the app: from its address to its file browser listing the lessons (JupyterLab's own start);
 - first cell: from opening lesson 3 (a double click in the file browser) to its first code
   cell's end, with Run All chosen as soon as its kernel is ready.  Cold is a new browser
@@ -35,6 +42,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "docs"), str(REPO / "scripts"), str(REPO / "tests")]
@@ -135,16 +143,61 @@ class JupyterLab:
         self.process.wait(30)
 
 
+class CountingHandler(app_driver.QuietHandler):
+    """Serves the app, and adds each answer to ``sent``: (path, bytes of the body), 0 for a 304."""
+
+    sent = []
+
+    def send_response(self, code, message=None):
+        if code == 304:  # the browser's copy is still good: no body
+            self.sent.append((self.path, 0))
+        super().send_response(code, message)
+
+    def copyfile(self, source, outputfile):
+        body = source.read()
+        self.sent.append((self.path, len(body)))
+        outputfile.write(body)
+
+
 def serve(folder):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(app_driver.QuietHandler, directory=str(folder)))
+    handler = functools.partial(CountingHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def downloads(sent):
+    """What a load downloaded: requests answered, and MB sent in all, of Python (wheels and standard library), of
+    Pyodide's core, and of the rest (JupyterLab, Graphviz, the lesson)."""
+    pyodide = [(path.split("?")[0], size) for path, size in sent if path.startswith("/static/pyodide/")]
+    python = sum(size for path, size in pyodide if path.endswith((".whl", ".zip")))
+    core = sum(size for _, size in pyodide) - python
+    total = sum(size for _, size in sent)
+    return (f"{len(sent)} requests, {total / 1e6:.1f} MB: Python {python / 1e6:.1f} MB, "
+            f"Pyodide's core {core / 1e6:.1f} MB, the rest {(total - python - core) / 1e6:.1f} MB")
+
+
+def learner_context(playwright, profile, refused):
+    """Chromium with a profile on disk, as a learner's browser: its HTTP cache keeps the app.  No other host resolves,
+    and a request to one is kept in ``refused``."""
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=chromium.chromium_or_fail(), headless=True, viewport={"width": 1280, "height": 800},
+        args=[*chromium.CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+        ignore_default_args=["--hide-scrollbars"],
+    )
+    context.on("request", lambda request: urlparse(request.url).hostname in (None, "127.0.0.1")
+               or refused.append(request.url))
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app", help="an app make lite built (default: build one into a temporary folder)")
     args = parser.parse_args(argv)
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)  # the waits of the tests' helpers too: a cold start on a loaded machine
     with tempfile.TemporaryDirectory(prefix="micrograd-bench-lite-") as work:
         work = Path(work)
         if args.app:
@@ -155,26 +208,31 @@ def main(argv=None):
             app = build_lite.build(work / "lite", quiet=True)
         size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
         server, base = serve(app)
-        lab = JupyterLab(work)
+        load = os.getloadavg()[0]
         playwright, browser = chromium.launch()
-        rows, refused = [], []
+        lab, rows, refused = None, [], []
         try:
-            offline = app_driver.Offline(browser)  # a new profile: an empty cache
-            page = offline.page
-            page.set_default_timeout(TIMEOUT_MS)
-            starts, firsts = [], []
-            for _ in ("cold", "warm"):  # the app opened again: everything comes from the cache
+            context = learner_context(playwright, work / "profile", refused)  # a new profile: an empty cache
+            page = context.pages[0] if context.pages else context.new_page()
+            starts, firsts, loads = [], [], []
+            for _ in ("cold", "warm"):  # the app opened again: what the cache holds is not downloaded again
+                CountingHandler.sent.clear()
                 starts.append(app_start_seconds(page, base, FIRST_LESSON))
                 firsts.append(first_output_seconds(page, FIRST_LESSON))
+                loads.append(downloads(CountingHandler.sent))
+            lab = JupyterLab(work)  # started now: its own start takes no time from the app's
             for lesson in LESSONS:
                 rows.append((lesson, run_all_in_app(page, lesson), run_all_in_jupyterlab(browser, lab, lesson)))
-            refused = offline.refused
+            context.close()
         finally:
             browser.close()
             playwright.stop()
-            lab.stop()
+            if lab is not None:
+                lab.stop()
             server.shutdown()
-    print(f"The browser app: {size / 1e6:.1f} MB ({app})")
+    print(f"The browser app: {size / 1e6:.1f} MB ({app}); the machine's load average as it started: {load:.1f}")
+    print(f"A load of lesson 3, from the app's address to its Run All's end: cold {loads[0]}")
+    print(f"  warm {loads[1]}")
     print(f"The app, from its address to its file browser: cold {starts[0]:.1f} s (an empty cache), warm {starts[1]:.1f} s")
     print(f"Lesson 3, from its double click to its first cell's end: cold {firsts[0]:.1f} s, warm {firsts[1]:.1f} s")
     print("Run All, from opening the lesson to its last cell's end (the app's kernel starts each time; JupyterLab's too):")

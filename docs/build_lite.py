@@ -15,11 +15,12 @@ the browser asks no other host:
 - the pure-Python wheels the kernel and the lessons import, from PyPI
   (pinned with their hashes in docs/lite/requirements.txt), and a wheel of this
   package built from this checkout;
-- bytecode for those wheels and for Pyodide's standard library, compiled by Pyodide's
-  own Python (docs/pyodide_bytecode.py), so that a kernel's start does not compile them;
+- bytecode for the modules of those wheels and of Pyodide's standard library that a
+  kernel imports, compiled by Pyodide's own Python (docs/pyodide_bytecode.py), so that a
+  kernel's start does not compile them;
 - a Pyodide lock written for exactly those wheels (docs/pyodide_lock.py), and a
-  list of them the kernel loads when it starts, so ``import micrograd`` needs no
-  ``%pip``.
+  list of those the kernel loads when it starts (the wheels whose modules it imports),
+  so ``import micrograd`` needs no ``%pip``; the others load when a cell imports them.
 
 The kernel starts with the IPython extension ``micrograd.course.browser``: it
 loads Graphviz, and stands in for what the browser lacks (matplotlib's figures
@@ -51,8 +52,8 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "_ext")]
 from browser_links import NEEDS_NUMPY  # noqa: E402  (which lessons, and what they need)
-from pyodide_bytecode import add_bytecode  # noqa: E402
-from pyodide_lock import write_lock  # noqa: E402
+from pyodide_bytecode import PACKAGE, add_bytecode, kernel_modules  # noqa: E402
+from pyodide_lock import preload, write_lock  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
@@ -71,6 +72,14 @@ WORKER_DEPTH = len(f"extensions/{KERNEL_EXTENSION}/static".split("/"))
 GRAPHVIZ = "static/graphviz/viz.js"
 UV = Path(sys.executable).with_name("uv")  # make setup installs it in the venv
 PROFILE_PACKAGE = "micrograd_lite_kernel"
+# What a kernel loads at start besides the wheels whose modules it imports: its IPython profile (files, not
+# modules), and what the kernel's worker installs at every start unless it is preloaded (jupyterlite-pyodide-kernel's
+# initPackageManager and initKernel; jedi is only imported at the first completion, but installed all the same).
+KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi",
+                "ipython"]
+# Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
+# which every kernel would unpack), and accessible-pygments' pictures of its styles.
+NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
 
 
 def run(command, **kwargs):
@@ -187,12 +196,18 @@ def pyodide_folder(target, work, tools, full=None):
     kernel_wheels(wheels, tools)
     package_wheel(wheels, work)
     profile_wheel(wheels)
-    add_bytecode(core, sorted(wheels.glob("*.whl")), target / "python_stdlib.zip", work)
+    imported = kernel_modules()
+    add_bytecode(core, sorted(wheels.glob("*.whl")), target / "python_stdlib.zip", work,
+                 modules=imported, packages=[PACKAGE], leave_out=NEVER_READ)
     lock = write_lock(wheels, npm_lock["info"], lock_path=work / "app-lock.json")
     for wheel in wheels.glob("*.whl"):
         shutil.copy2(wheel, target)
-    preload = sorted(lock["packages"])
-    if full:
+    if not full:
+        preloaded = preload(lock, {name.split(".")[0] for name in imported} | {PACKAGE}, always=KERNEL_START)
+    else:
+        # A full distribution's packages import what no kernel of npm's core did (matplotlib imports the kernel's
+        # backend, matplotlib_inline): every wheel of the app is preloaded, with all it needs.
+        preloaded = sorted(lock["packages"])
         # The distribution's own packages stay, where this app has no wheel of the same name.
         for name, entry in npm_lock["packages"].items():
             lock["packages"].setdefault(name, entry)
@@ -200,7 +215,7 @@ def pyodide_folder(target, work, tools, full=None):
             if path.suffix in (".whl", ".zip") and not (target / path.name).exists():
                 shutil.copy2(path, target)
     (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
-    return preload
+    return preloaded
 
 
 def lessons(target):
@@ -257,12 +272,15 @@ def app_config(preload):
 AUTOSAVE_SECONDS = 10
 
 # JupyterLab's settings in the app: nothing that would ask the internet; every cell of a lesson in the
-# page (JupyterLab 3's way), so a search or a screen reader finds every output; and a lesson saved as
-# the learner works (the browser's storage keeps it), so a reload keeps the cells.
+# page (JupyterLab 3's way), so a search or a screen reader finds every output; a lesson saved as the
+# learner works (the browser's storage keeps it), so a reload keeps the cells; and time for a kernel's
+# first completion: it imports jedi and reads the builtins' stubs, some 3 s in the browser, and
+# JupyterLab drops an answer that takes over 1 s (the first Tab of every kernel showed nothing).
 SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE_SECONDS},
+    "@jupyterlab/completer-extension:manager": {"providerTimeout": 5000},
 }
 
 

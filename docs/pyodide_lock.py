@@ -11,6 +11,12 @@ that no wheel provides stops the build with its name.
 
 Only the lock's ``info`` (Pyodide's version, Python and ABI) is taken from npm's:
 it is what the core checks a lock against.
+
+A kernel starts with the packages whose modules it imports (``preload``), and Pyodide
+loads each package's ``depends`` with it.  So a preloaded package's ``depends`` name only
+other preloaded packages: IPython needs prompt_toolkit for its terminal, which a kernel
+never opens, and every kernel would unpack it all the same.  Such a package stays in the
+lock, where a cell that imports it (or ``%pip install``) finds it, offline.
 """
 
 import email.parser
@@ -23,7 +29,7 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-__all__ = ["browser_environment", "lock_entry", "write_lock"]
+__all__ = ["browser_environment", "lock_entry", "preload", "write_lock"]
 
 
 def browser_environment(python_version):
@@ -111,3 +117,18 @@ def write_lock(folder, info, lock_path=None):
     path = Path(lock_path) if lock_path else folder / "pyodide-lock.json"
     path.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
     return lock
+
+
+def preload(lock, imported, always=()):
+    """The packages of ``lock`` a kernel loads when it starts: those that provide one of the top-level modules
+    ``imported``, and those named in ``always``; returns their names, sorted.  Their ``depends`` are cut, in ``lock``,
+    to the packages it returns."""
+    packages = lock["packages"]
+    unknown = sorted(set(always) - set(packages))
+    if unknown:
+        raise ValueError(f"no wheel of the app is named {', '.join(unknown)}: the kernel cannot preload it")
+    imported = set(imported)
+    chosen = {name for name, entry in packages.items() if imported & set(entry["imports"])} | set(always)
+    for name in chosen:
+        packages[name]["depends"] = [need for need in packages[name]["depends"] if need in chosen]
+    return sorted(chosen)

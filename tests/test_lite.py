@@ -16,6 +16,10 @@ is refused and fails the test.  Then, as a learner who follows the lecture:
 - the page is reloaded without saving, and my_micrograd.py, kept in the browser's storage, still
   holds the learner's code, and lesson 4 all that was done in it before the reload.
 
+After each lesson's run, a cell added at its end asks that kernel what it imported (each module
+must have come with its bytecode) and imports a wheel the kernel does not preload (the app's lock
+gives it, offline); in lesson 4 the learner first completes a name with Tab.
+
 Needs Chromium (tests/chromium.py) and `npm ci`'s node_modules, which make test sets up;
 $MICROGRAD_BROWSER_SHOTS names a folder for a screenshot of each lesson after its run.
 """
@@ -25,7 +29,10 @@ import http.server
 import json
 import os
 import re
+import sys
 import threading
+import time
+import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -36,9 +43,11 @@ from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_brow
 from micrograd.course import templates
 from micrograd.course.magic import kept_sentence
 from micrograd.course.name_errors import what_to_run_first
-from waits import AUTOSAVE_MS, RUN_ALL_MS
+from waits import AUTOSAVE_MS, BROWSER_MS, RUN_ALL_MS, TAB_AGAIN_MS
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs"))
+from pyodide_bytecode import PACKAGE, kernel_modules, module_name  # noqa: E402
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
 LOCAL_HOSTS = {"127.0.0.1"}
 
@@ -49,9 +58,6 @@ ORDER_CHECK = "check.my_topological_order(my_topological_order)"
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    import sys
-
-    sys.path.insert(0, str(ROOT / "docs"))
     import build_lite
 
     return build_lite.build(tmp_path_factory.mktemp("site") / "lite", quiet=True)
@@ -125,6 +131,49 @@ def run_all(page, panel, wait=True):
         page.wait_for_function(RUN_FINISHED, arg=panel.element_handle(), timeout=RUN_ALL_MS)
 
 
+# What the kernel imported (before this cell's own imports), and a wheel no kernel preloads, loaded from the app's
+# lock when a cell imports it.
+PROBE = """import json, sys
+imported = sorted(name for name, module in list(sys.modules.items())
+                  if str(getattr(getattr(module, "__spec__", None), "origin", "")).endswith((".py", ".pyc")))
+import prompt_toolkit
+print(json.dumps({"imported": imported, "on_demand": prompt_toolkit.__version__}))"""
+COMPLETING = "from micrograd import Value\nValue(1.0).ba"
+
+
+def probe_kernel(page, panel, complete=False):
+    """A cell added at the end of the lesson: with ``complete``, COMPLETING typed and Tab pressed, and the completions
+    offered kept; then PROBE run in it.  Returns (the completions offered or None, what PROBE printed, as a dict)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    panel.locator(".jp-CodeCell").last.locator(".cm-content").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")  # a new cell below the last, selected
+    cell = panel.locator(".jp-CodeCell").last
+    cell.locator(".cm-content").click()
+    offered = None
+    if complete:
+        page.keyboard.insert_text(COMPLETING)
+        items, deadline = page.locator(".jp-Completer-item"), time.monotonic() + BROWSER_MS / 1000
+        while True:
+            page.keyboard.press("Tab")
+            try:  # A kernel's first completion imports jedi: on a loaded machine it may take longer than the app
+                items.first.wait_for(timeout=TAB_AGAIN_MS)  # waits for it (5 s), and the next Tab gets the answer.
+                break
+            except PlaywrightTimeoutError:
+                if time.monotonic() > deadline:
+                    raise
+        offered = items.all_inner_texts()
+        page.keyboard.press("Escape")
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+    page.keyboard.insert_text(PROBE)
+    page.keyboard.press("Shift+Enter")
+    printed = cell.locator(".jp-OutputArea-output").filter(has_text='"on_demand"')
+    printed.wait_for()
+    return offered, json.loads(printed.inner_text())
+
+
 def outputs_text(panel):
     return panel.locator(".jp-OutputArea-output").all_inner_texts()
 
@@ -179,6 +228,7 @@ def learner(chromium_browser, served):
         }
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
+        seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
         if lesson != LESSONS[-1]:
             close_and_shut_down(page)
     seen["template run"] = run_the_template_again(page, panel, ORDER_CELL)
@@ -344,35 +394,86 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     assert kernel["disablePyPIFallback"] is True
     lock = json.loads((app / "static" / "pyodide" / "pyodide-lock.json").read_text())
     assert [name for name, entry in lock["packages"].items() if not (app / "static" / "pyodide" / entry["file_name"]).is_file()] == []
-    # The kernel starts with every wheel of the lock, this package's among them: import micrograd needs no %pip.
-    assert sorted(kernel["loadPyodideOptions"]["packages"]) == sorted(lock["packages"])
-    assert "micrograd-lessons" in lock["packages"] and "numpy" not in lock["packages"]
+    # The kernel starts with the wheels whose modules it imports, this package's among them (import micrograd needs
+    # no %pip), and Pyodide loads with each what it needs of the others; the rest stay in the lock
+    # (docs/pyodide_lock.py).
+    preloaded = kernel["loadPyodideOptions"]["packages"]
+    assert {"micrograd-lessons", "ipython", "jedi", "pygments"} <= set(preloaded) < set(lock["packages"])
+    assert [name for name in preloaded if not set(lock["packages"][name]["depends"]) <= set(preloaded)] == []
+    assert "prompt-toolkit" not in preloaded and "numpy" not in lock["packages"]
     assert (app / "static" / "graphviz" / "viz.js").is_file()
 
 
-def test_every_module_the_app_ships_comes_with_its_bytecode(app):
-    # Compiled at build time (docs/pyodide_bytecode.py): a kernel's start imports, and compiles nothing.
-    import zipfile
+def test_the_kernel_preloads_what_its_worker_installs_at_every_start_otherwise(app):
+    # jupyterlite-pyodide-kernel's worker installs these when it starts, unless they are preloaded: one left out of
+    # the preloaded wheels would be fetched by every kernel all the same (docs/build_lite.py's KERNEL_START).
+    static = app / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    (worker,) = static.glob("comlink.worker.*.js")
+    code = worker.read_text()
+    installed = re.search(r"of(\[[^\]]*\])\)\w+\.includes\(\w+\)\|\|\w+\.push\(`await piplite\.install", code)
+    loaded = re.findall(r'\w+\.includes\("([\w-]+)"\)\|\|await', code)
+    assert installed and loaded, f"{worker.name} no longer installs its packages as it did: see what its start installs"
+    kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert sorted({*json.loads(installed.group(1)), *loaded} - set(kernel["loadPyodideOptions"]["packages"])) == []
 
+
+def shipped_modules(app):
+    """Every module the app ships as source: its name, and the archive it is in with whether its bytecode is too."""
     folder = app / "static" / "pyodide"
-    without = []
+    shipped = {}
     for archive in sorted(folder.glob("*.whl")) + [folder / "python_stdlib.zip"]:
         names = set(zipfile.ZipFile(archive).namelist())
-        for name in names:
-            if not name.endswith(".py"):
-                continue
-            directory, _, stem = name[:-3].rpartition("/")
-            cached = f"{stem}.pyc" if archive.suffix == ".zip" else f"__pycache__/{stem}.cpython-314.pyc"
-            if f"{directory}/{cached}".lstrip("/") not in names:
-                without.append(f"{archive.name}: {name}")
-    assert without == [], without[:20]
+        for name in sorted(names):
+            if name.endswith(".py"):
+                directory, _, stem = name[:-3].rpartition("/")
+                cached = f"{stem}.pyc" if archive.suffix == ".zip" else f"__pycache__/{stem}.cpython-314.pyc"
+                shipped[module_name(name)] = (archive.name, f"{directory}/{cached}".lstrip("/") in names)
+    return shipped
+
+
+RECORD = "run `python docs/pyodide_bytecode.py --record`, which rewrites docs/lite/kernel_modules.txt"
+
+
+def test_bytecode_comes_with_the_modules_a_kernel_imports_and_no_others(app):
+    # Compiled at build time (docs/pyodide_bytecode.py): a kernel imports, and compiles nothing; what it never imports
+    # is not downloaded twice.
+    listed, shipped = kernel_modules(), shipped_modules(app)
+    assert sorted(listed - set(shipped)) == [], f"listed, but in no wheel of the app: {RECORD}"
+    wrong = [f"{archive}: {name} ({'compiled' if compiled else 'not compiled'})"
+             for name, (archive, compiled) in shipped.items()
+             if compiled != (name in listed or name.split(".")[0] == PACKAGE)]
+    assert wrong == [], wrong[:20]
+
+
+def test_every_module_a_kernel_of_the_app_imported_came_with_its_bytecode(app, learner):
+    seen, _ = learner
+    imported = set().union(*(seen[lesson]["kernel"]["imported"] for lesson in LESSONS))
+    assert {"IPython.core.interactiveshell", "micrograd.engine", "ipywidgets", "jedi"} <= imported  # jedi: the Tab
+    shipped = shipped_modules(app)
+    without = [f"{name} ({shipped[name][0]}), by the kernel of "
+               + ", ".join(lesson for lesson in LESSONS if name in seen[lesson]["kernel"]["imported"])
+               for name in sorted(imported) if name in shipped and not shipped[name][1]]
+    assert without == [], f"imported without bytecode: {RECORD}\n" + "\n".join(without)
+
+
+def test_tab_completes_a_name_with_jedi_in_the_app(learner):
+    seen, _ = learner
+    offered = seen[LESSONS[-1]]["completions"]
+    # jedi's answer names the kind of each completion; IPython's own completer does not.
+    assert any("backward" in item and "function" in item for item in offered), offered
+
+
+def test_a_wheel_no_kernel_preloads_loads_offline_when_a_cell_imports_it(app, learner):
+    seen, _ = learner
+    lock = json.loads((app / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    loaded = {seen[lesson]["kernel"]["on_demand"] for lesson in LESSONS}
+    assert loaded == {lock["packages"]["prompt-toolkit"]["version"]}
 
 
 def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
     # As make setup has JupyterLab's kernels load micrograd.course.magic: %%my_micrograd, and a NameError that says
     # what to run first, from a kernel's start, after a restart too.
-    import zipfile
-
     (wheel,) = (app / "static" / "pyodide").glob("micrograd_lite_kernel-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         config = json.loads(archive.read("micrograd_lite_kernel/ipython/profile_default/ipython_config.json"))

@@ -1,8 +1,9 @@
 """The browser app's bytecode (docs/pyodide_bytecode.py): compiled by Pyodide's own Python, and imported there.
 
-Runs npm's Pyodide in Node, as the build does: a small wheel and a small standard-library zip get their
-bytecode, then their sources are changed behind it.  Pyodide's Python imports what was compiled, which is
-what makes a kernel's start quick, with the wheel's files freshly dated, as Pyodide unpacks them.
+Runs npm's Pyodide in Node, as the build does: two small wheels and a small standard-library zip get
+bytecode for the modules named (and a whole package), and lose the files left out; then their sources
+are changed behind the bytecode.  Pyodide's Python imports what was compiled, which is what makes a
+kernel's start quick, with the wheel's files freshly dated, as Pyodide unpacks them.
 """
 
 import subprocess
@@ -23,8 +24,8 @@ CORE = NODE_MODULES / "pyodide"
 PROBE = """
 import importlib.util, sys
 sys.path.insert(0, "/packages/stdlib.zip")
-import probe_package.probe as probe, probe_std
-print(probe.WHERE, probe_std.WHERE)
+import probe_package.probe as probe, probe_std, whole.inner
+print(probe.WHERE, probe_std.WHERE, whole.inner.WHERE)
 print(importlib.util.MAGIC_NUMBER.hex())
 print(probe_std.named_file())
 """
@@ -51,35 +52,51 @@ def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_
     _wheel(wheel, {
         "probe_package/__init__.py": "",
         "probe_package/probe.py": "WHERE = 'bytecode'\n",
-        "probe_package-1.0.dist-info/RECORD": "probe_package/__init__.py,,\nprobe_package/probe.py,,\n",
+        "probe_package/unused.py": "",
+        "probe_package/pictures/shot.png": "not read",
+        "probe_package-1.0.dist-info/RECORD": "probe_package/__init__.py,,\nprobe_package/probe.py,,\n"
+                                               "probe_package/unused.py,,\nprobe_package/pictures/shot.png,,\n",
     })
+    whole = tmp_path / "whole-1.0-py3-none-any.whl"
+    _wheel(whole, {"whole/__init__.py": "", "whole/inner.py": "WHERE = 'bytecode'\n", "whole-1.0.dist-info/RECORD": ""})
     stdlib = tmp_path / "stdlib.zip"
-    _wheel(stdlib, {"probe_std.py": "WHERE = 'bytecode'\ndef named_file():\n    return named_file.__code__.co_filename\n"})
-    add_bytecode(CORE, [wheel], stdlib, tmp_path)
+    _wheel(stdlib, {
+        "probe_std.py": "WHERE = 'bytecode'\ndef named_file():\n    return named_file.__code__.co_filename\n",
+        "unused_std.py": "",
+    })
+    add_bytecode(CORE, [wheel, whole], stdlib, tmp_path, modules={"probe_package", "probe_package.probe", "probe_std"},
+                 packages=["whole"], leave_out=["probe_package/*.png"])
 
     with zipfile.ZipFile(wheel) as opened:
         names = opened.namelist()
         record = opened.read("probe_package-1.0.dist-info/RECORD").decode()
     compiled = [name for name in names if name.endswith(".pyc")]
+    # The modules named, and no other: unused.py stays source only.
     assert sorted(compiled) == [
         "probe_package/__pycache__/__init__.cpython-314.pyc", "probe_package/__pycache__/probe.cpython-314.pyc"
     ], names
     assert all(f"{name},," in record for name in compiled), record
-    assert "probe_std.pyc" in zipfile.ZipFile(stdlib).namelist()
+    assert "probe_package/unused.py" in names and "probe_package/unused.py,," in record
+    assert "probe_package/pictures/shot.png" not in names and "shot.png" not in record  # left out, RECORD too
+    assert sorted(name for name in zipfile.ZipFile(whole).namelist() if name.endswith(".pyc")) == [
+        "whole/__pycache__/__init__.cpython-314.pyc", "whole/__pycache__/inner.cpython-314.pyc"]
+    assert [name for name in zipfile.ZipFile(stdlib).namelist() if name.endswith(".pyc")] == ["probe_std.pyc"]
 
     # Sources changed after compiling: what Pyodide's Python imports is the bytecode.
     _replace(wheel, "probe_package/probe.py", "WHERE = 'source'\n")
+    _replace(whole, "whole/inner.py", "WHERE = 'source'\n")
     _replace(stdlib, "probe_std.py", "WHERE = 'source'\ndef named_file():\n    return named_file.__code__.co_filename\n")
     packages = tmp_path / "packages"
-    with zipfile.ZipFile(wheel) as opened:
-        opened.extractall(packages)
+    for archive in (wheel, whole):
+        with zipfile.ZipFile(archive) as opened:
+            opened.extractall(packages)
     (packages / "stdlib.zip").write_bytes(stdlib.read_bytes())
     program = tmp_path / "probe.py"
     program.write_text(PROBE)
     result = subprocess.run([node_path, RUNNER, packages, program, "http://127.0.0.1/"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     where, magic, named_file = result.stdout.split("\n")[:3]
-    assert where == "bytecode bytecode", result.stdout
+    assert where == "bytecode bytecode bytecode", result.stdout
     # zipimport keeps the file name compiled in: the standard library's zip where the app has it, so
     # that a traceback through it names that file, not the build's scratch copy.
     assert named_file == "/lib/python314.zip/probe_std.py", result.stdout

@@ -58,3 +58,24 @@ def test_a_compiled_wheel_is_refused(tmp_path):
     wheel = make_wheel(tmp_path, "fast", "1.0", tag="cp314-cp314-manylinux_2_17_x86_64")
     with pytest.raises(ValueError, match="not a pure-Python wheel"):
         pyodide_lock.lock_entry(wheel, pyodide_lock.browser_environment("3.14.2"))
+
+
+def test_a_kernel_preloads_the_packages_whose_modules_it_imports_and_they_need_only_each_other(tmp_path):
+    make_wheel(tmp_path, "shell", "1.0", requires=["terminal", "colours"])
+    make_wheel(tmp_path, "terminal", "1.0", requires=["widths"])  # the shell's, for a terminal no kernel opens
+    make_wheel(tmp_path, "widths", "1.0")
+    make_wheel(tmp_path, "colours", "1.0")
+    make_wheel(tmp_path, "profile", "1.0", files={"profile/config.json": "{}"})  # read, never imported
+    lock = pyodide_lock.write_lock(tmp_path, INFO)
+    preloaded = pyodide_lock.preload(lock, {"shell", "colours", "json"}, always=["profile"])
+    assert preloaded == ["colours", "profile", "shell"]
+    assert lock["packages"]["shell"]["depends"] == ["colours"]
+    # What no kernel preloads stays in the lock, with what it needs: a cell that imports it loads both.
+    assert lock["packages"]["terminal"]["depends"] == ["widths"] and "widths" in lock["packages"]
+
+
+def test_a_package_to_preload_that_no_wheel_provides_is_named(tmp_path):
+    make_wheel(tmp_path, "shell", "1.0")
+    lock = pyodide_lock.write_lock(tmp_path, INFO)
+    with pytest.raises(ValueError, match="no wheel of the app is named jedi: the kernel cannot preload it"):
+        pyodide_lock.preload(lock, {"shell"}, always=["jedi"])

@@ -15,6 +15,9 @@ BROWSER_MS = 120_000
 RUN_ALL_MS = 600_000
 # The browser app to save a lesson the learner changed: its autosave interval (docs/build_lite.py), and then some.
 AUTOSAVE_MS = 60_000
+# A Tab's completions to show before Tab is pressed again: the app drops a kernel's first answer, which imports jedi,
+# when it takes longer than its 5 s, and answers the next Tab.
+TAB_AGAIN_MS = 15_000
 # A server the tests start (JupyterLab) to answer, and to stop once asked.
 SERVER_START_SECONDS = 120
 SERVER_STOP_SECONDS = 30

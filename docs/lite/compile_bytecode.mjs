@@ -1,10 +1,11 @@
 // Compiles every .py under TREE to bytecode with the app's own Python: Pyodide's, in Node
 // (docs/pyodide_bytecode.py runs it; the app's kernel then imports instead of compiling).
 //     node docs/lite/compile_bytecode.mjs PYODIDE_CORE_DIR TREE
-// TREE/wheels/*: each wheel unpacked; the bytecode goes to __pycache__, where an import looks.
-// TREE/stdlib: the standard library's zip unpacked; the bytecode goes beside each .py, where
-// zipimport looks.  Unchecked-hash pycs (PEP 552): a wheel's files get new times when Pyodide
-// unpacks them, and the bytecode must be used all the same.  Exits 1 if a file does not compile.
+// TREE/wheels/*: the sources to compile of each wheel (those of the modules a kernel imports); the
+// bytecode goes to __pycache__, where an import looks.  TREE/stdlib: the standard library's, from its
+// zip; the bytecode goes beside each .py, where zipimport looks.  Unchecked-hash pycs (PEP 552): a
+// wheel's files get new times when Pyodide unpacks them, and the bytecode must be used all the same.
+// Exits 1 if a file does not compile.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
