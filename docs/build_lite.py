@@ -24,9 +24,11 @@ the browser asks no other host:
 
 The kernel starts with the IPython extension ``micrograd.course.browser``: it
 loads Graphviz, and stands in for what the browser lacks (matplotlib's figures
-say where to see them; numpy's absence is one sentence, not a traceback).  The
-lessons are copied as they are; lessons 07 to 10, which need numpy or
-scikit-learn throughout, get a first cell saying so.
+say where to see them; numpy's absence is one sentence, not a traceback), each
+note linking to the page of the lesson being run, on the course site beside the
+app: the build writes which lesson each cell id belongs to (``lesson_cells``).
+The lessons are copied as they are; a lesson whose Run All stops in the app
+(``STOPS_IN_THE_APP``) gets a first cell saying so.
 
 ``--pyodide`` takes a full Pyodide distribution (a folder or a .tar.bz2, a path
 or a URL) of the same version instead of npm's core: its lock keeps its own
@@ -51,7 +53,7 @@ import zipfile
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "_ext")]
-from browser_links import NEEDS_NUMPY  # noqa: E402  (which lessons, and what they need)
+from browser_links import STOPS_IN_THE_APP, lesson_page  # noqa: E402  (the site's pages, what stops in the app)
 from pyodide_bytecode import PACKAGE, add_bytecode, kernel_modules  # noqa: E402
 from pyodide_lock import preload, write_lock  # noqa: E402
 
@@ -80,6 +82,8 @@ KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "co
 # Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
 # which every kernel would unpack), and accessible-pygments' pictures of its styles.
 NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
+SITE_PACKAGES = "/lib/python3.14/site-packages"  # where the kernel installs the wheels it starts with
+LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser_lessons)
 
 
 def run(command, **kwargs):
@@ -150,16 +154,35 @@ def package_wheel(folder, work):
     run([UV, "build", "--quiet", "--wheel", "--out-dir", folder, source])
 
 
+def lesson_cells(notebooks=None):
+    """Which lesson each cell id belongs to, and each lesson's page on the site: what the kernel reads to tell
+    the lesson it runs (JupyterLab sends the id of each cell it runs; JupyterLite tells the kernel no notebook)."""
+    cells, pages = {}, {}
+    for notebook in notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        lesson = notebook.stem
+        pages[lesson] = lesson_page(lesson)
+        for cell in json.loads(notebook.read_text())["cells"]:
+            cell_id = cell.get("id")
+            if not cell_id:
+                raise SystemExit(f"{notebook.name} has a cell without an id: the app tells lessons apart by their "
+                                 "cells' ids; save the lesson with nbformat 4.5 or newer (make notebooks does)")
+            if cells.setdefault(cell_id, lesson) != lesson:
+                raise SystemExit(f"cell id {cell_id!r} is in both {cells[cell_id]}.ipynb and {notebook.name}: the app "
+                                 "tells lessons apart by their cells' ids; give the cell in one of them a new id")
+    return {"pages": pages, "cells": cells}
+
+
 def profile_wheel(folder):
     """A wheel holding the kernel's IPython profile: the extensions every kernel loads when it starts, after a
     restart too: %%my_micrograd and the sentence under a NameError (as make setup gives JupyterLab's kernels),
-    and what the browser needs (micrograd.course.browser)."""
+    and what the browser needs (micrograd.course.browser); and the lesson of each cell id, for its notes."""
     config = {"InteractiveShellApp": {"extensions": ["micrograd.course.magic", "micrograd.course.browser"]}}
     name, version = PROFILE_PACKAGE, "1.0.0"
     dist_info = f"{name}-{version}.dist-info"
     files = {
         f"{name}/__init__.py": '"""The course kernel\'s IPython profile (IPYTHONDIR points at ipython/)."""\n',
         f"{name}/ipython/profile_default/ipython_config.json": json.dumps(config, indent=1) + "\n",
+        f"{name}/{LESSON_CELLS}": json.dumps(lesson_cells(), sort_keys=True) + "\n",
         f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
         f"{dist_info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_lite\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
@@ -228,15 +251,16 @@ def lessons(target):
         # makes new widgets (Run All as soon as the kernel is ready), left lesson 2's first widget cell
         # running forever.  Each stored widget output shows its static picture without it.
         document["metadata"].pop("widgets", None)
-        if notebook.stem in NEEDS_NUMPY:
+        if notebook.stem in STOPS_IN_THE_APP:
+            # No link: JupyterLab takes a relative link in Markdown for a file of the app's own.
             document["cells"].insert(0, {
                 "cell_type": "markdown",
                 "id": "runs-outside-the-browser",
                 "metadata": {},
                 "source": [
-                    f"**This lesson needs {NEEDS_NUMPY[notebook.stem]}, which this browser app does not have.** "
-                    "Run it in JupyterLab on your machine (`make lab`), or in a copy of this app built with a "
-                    "full Pyodide distribution (see the course's README); its outputs below are those of a full run."
+                    f"**This lesson stops in this browser app: {STOPS_IN_THE_APP[notebook.stem]}.** "
+                    "Run it in JupyterLab on your machine (`make lab`); its outputs below are those of a full run, "
+                    "and its page on the course site this app came with shows them too."
                 ],
             })
         (target / notebook.name).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
@@ -255,7 +279,8 @@ def app_config(preload):
                     "loadPyodideOptions": {
                         "packages": preload,
                         "env": {
-                            "IPYTHONDIR": f"/lib/python3.14/site-packages/{PROFILE_PACKAGE}/ipython",
+                            "IPYTHONDIR": f"{SITE_PACKAGES}/{PROFILE_PACKAGE}/ipython",
+                            "MICROGRAD_LESSON_CELLS": f"{SITE_PACKAGES}/{PROFILE_PACKAGE}/{LESSON_CELLS}",
                             "MICROGRAD_GRAPHVIZ_URL": up + GRAPHVIZ,
                             "MICROGRAD_SITE_URL": up + "../",
                         },

@@ -131,13 +131,13 @@ def _record(data, dropped, added):
 
 
 def lessons_the_app_runs(notebooks=NOTEBOOKS):
-    """Each lesson the app runs whole or nearly (not those that need numpy), with its code cells' sources."""
+    """Each lesson the app runs (all but those that stop there), with its code cells' sources."""
     sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
-    from browser_links import NEEDS_NUMPY
+    from browser_links import STOPS_IN_THE_APP
 
     lessons = {}
     for notebook in sorted(Path(notebooks).glob("[0-9][0-9]_*.ipynb")):
-        if notebook.stem not in NEEDS_NUMPY:
+        if notebook.stem not in STOPS_IN_THE_APP:
             cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
             lessons[notebook.stem] = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
     return lessons

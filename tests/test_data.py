@@ -11,7 +11,8 @@ import pytest
 import sklearn.datasets as sklearn_datasets
 
 from micrograd import data
-from micrograd.data import IdxError, Split, four_samples, load_mnist, moons, read_idx, write_idx
+from micrograd.data import DIGITS_SOURCE, IdxError, Split, four_samples, load_mnist, moons, read_idx, write_idx
+from micrograd.data.numpy_random import NumpyRandomState
 
 
 
@@ -103,13 +104,76 @@ def test_moons_reject_bad_arguments(kwargs, fragment):
         moons(**kwargs)
 
 
-def test_missing_scikit_learn_says_what_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "sklearn.datasets", None)  # makes the import fail
-    for load in (moons, data.digits):
-        with pytest.raises(ImportError) as caught:
-            load()
-        assert "pip install scikit-learn" in str(caught.value)
-        assert "micrograd-lessons[data]" in str(caught.value)
+# The arguments the lessons and their checkers call moons() with, then a spread of others.
+LESSON_MOONS = [(100, 0.1, 1337), (50, 0.1, 1337), (100, 0.3, 7), (8, 0.1, 3), (60, 0.2, 7)]
+_spread = random.Random(2024)
+OTHER_MOONS = [(2, 0.1, 0), (3, 0.0, 5), (1001, 0.05, 2**32 - 1)] + [
+    (_spread.randint(2, 600), _spread.choice([0.0, 0.01, 0.3, 1.0, 4.0, _spread.random()]), _spread.randint(0, 2**32 - 1))
+    for _ in range(40)
+]
+
+
+@pytest.mark.parametrize("n_samples, noise, seed", LESSON_MOONS + OTHER_MOONS)
+def test_moons_are_scikit_learns_points_bit_for_bit(n_samples, noise, seed):
+    X_sklearn, y_sklearn = sklearn_datasets.make_moons(
+        n_samples=n_samples, noise=noise, random_state=np.random.RandomState(seed)
+    )
+    X, y = moons(n_samples=n_samples, noise=noise, seed=seed)
+    assert X == X_sklearn.tolist()  # exact float equality, point by point
+    assert y == (y_sklearn * 2 - 1).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 1337, 2**31, 2**32 - 1])
+def test_the_pure_python_generator_draws_numpys_stream(seed):
+    ours, numpys = NumpyRandomState(seed), np.random.RandomState(seed)
+    assert [ours.gauss() for _ in range(501)] == numpys.standard_normal(501).tolist()  # odd: one kept for later
+    assert [ours.normal(0.25) for _ in range(10)] == numpys.normal(scale=0.25, size=10).tolist()
+    for n in (1, 2, 3, 17, 256, 1000):  # 256: a mask of all ones, no draw refused
+        items, array = list(range(n)), np.arange(n)
+        ours.shuffle(items)
+        numpys.shuffle(array)
+        assert items == array.tolist(), n
+
+
+@pytest.mark.parametrize("seed, fragment", [(2**32, "at most 2\\*\\*32 - 1"), (-1, "seed"), (1.0, "seed"), (True, "seed")])
+def test_the_generator_takes_numpys_seeds_only(seed, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        NumpyRandomState(seed)
+    with pytest.raises(ValueError, match=fragment):
+        moons(seed=seed)
+
+
+WITHOUT_NUMPY = """
+import importlib.machinery, sys
+found = importlib.machinery.PathFinder.find_spec
+def find_spec(name, path=None, target=None):
+    return None if name.split(".")[0] in ("numpy", "sklearn", "scipy") else found(name, path, target)
+importlib.machinery.PathFinder.find_spec = staticmethod(find_spec)  # as if they were not installed
+from micrograd.course import browser_imports
+browser_imports.install()  # as in the browser app: importing numpy, scikit-learn or scipy fails in one line
+try:
+    import numpy
+except ImportError as error:
+    print(type(error).__name__)
+from micrograd.data import digits, moons
+X, y = moons()
+split = digits()
+print(len(X), X[0], y[:5])
+print(len(split.X_train), len(split.X_test), split.y_train[:12])
+print(sorted(name for name in sys.modules if name.split(".")[0] in ("numpy", "sklearn", "scipy")))
+"""
+
+
+def test_moons_and_digits_need_neither_numpy_nor_scikit_learn():
+    done = subprocess.run([sys.executable, "-c", WITHOUT_NUMPY], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    refused, points, digit_split, imported = done.stdout.splitlines()
+    assert refused == "NotInThisBrowser"
+    X, y = moons()
+    split = data.digits()
+    assert points == f"100 {X[0]} {y[:5]}"
+    assert digit_split == f"1347 450 {split.y_train[:12]}"
+    assert imported == "[]"
 
 
 # --------------------------------------------------------------------------
@@ -132,6 +196,17 @@ def test_digits_shapes_and_ranges(digit_split):
     assert max(v for image in X_train for v in image) == 1.0
     assert set(y_train) == set(y_test) == set(range(10))
     assert all(type(label) is int for label in y_train + y_test)
+
+
+def test_the_shipped_digits_are_scikit_learns_images_and_labels_in_its_order():
+    from micrograd.data import digit_images
+
+    bunch = sklearn_datasets.load_digits()
+    images, labels = digit_images._read()
+    assert [list(image) for image in images] == (bunch.data / 16.0).tolist()  # exact floats, as digits() used to scale them
+    assert list(labels) == bunch.target.tolist()
+    for fragment in ("load_digits", "UCI", "Alpaydin", "CC BY 4.0", "nothing is downloaded"):
+        assert fragment in DIGITS_SOURCE
 
 
 def test_digits_split_is_a_stratified_partition_of_the_whole_set(digit_split):

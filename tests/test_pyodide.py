@@ -10,6 +10,7 @@ elsewhere, and every lesson under Pyodide in tests/test_lessons_in_pyodide*.py.
 import html
 import json
 import re
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -26,9 +27,20 @@ FATAL = "Pyodide has suffered a fatal error"
 
 
 def lesson_01_cells():
+    """[cell id, code] of lesson 1's set-up, its f, and a figure cell."""
     cells = json.loads((REPO / "notebooks" / "01_derivatives.ipynb").read_text(encoding="utf-8"))["cells"]
-    code = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
-    return code[:2] + [cell for cell in code if "plt.subplots" in cell][:1]  # set-up, f, a figure cell
+    code = [[cell["id"], "".join(cell["source"])] for cell in cells if cell["cell_type"] == "code"]
+    return code[:2] + [cell for cell in code if "plt.subplots" in cell[1]][:1]
+
+
+def lesson_table():
+    """The table the app's build writes for the kernel (docs/build_lite.py): the lesson of each cell id."""
+    sys.path[:0] = [str(REPO / "docs"), str(REPO / "docs" / "_ext")]
+    try:
+        import build_lite
+    finally:
+        del sys.path[:2]
+    return build_lite.lesson_cells([REPO / "notebooks" / "01_derivatives.ipynb"])
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +48,7 @@ def packages(tmp_path_factory):
     packages = tmp_path_factory.mktemp("pyodide-packages")
     copy_packages(packages)
     (packages / "lesson_cells.json").write_text(json.dumps(lesson_01_cells()), encoding="utf-8")
+    (packages / "lesson_table.json").write_text(json.dumps(lesson_table()), encoding="utf-8")
     (packages / "lecture_autograd.py").write_text(foreign_nodes.LECTURE_AUTOGRAD, encoding="utf-8")
     return packages
 
@@ -107,12 +120,21 @@ def test_a_template_run_keeps_the_learners_code_and_a_replaced_version_comes_bac
     assert found["files"] == [".my_micrograd_history.json", "my_micrograd.py"]  # no temporary file left
 
 
-def test_a_figure_cell_of_lesson_01_runs_and_says_where_to_see_its_figure(found):
+LESSON_01_PAGE = (REPO / "site").as_uri() + "/lessons/01_derivatives.html"  # the site, relative to the worker
+
+
+def test_a_figure_cell_of_lesson_01_runs_and_says_where_its_page_shows_the_figure(found):
     setup, define_f, figure = found["cells"]
     assert setup == {"printed": "", "success": True}  # %matplotlib inline, %config InlineBackend, import pyplot
     assert define_f["success"]
-    site = (REPO / "site").as_uri() + "/"
-    assert figure == {"printed": f"{FIGURE_NOTE}{site} (or run the lesson in JupyterLab, `make lab`).\n", "success": True}
+    assert figure == {"printed": f"{FIGURE_NOTE}{LESSON_01_PAGE} (or run the lesson in JupyterLab, `make lab`).\n",
+                      "success": True}
+
+
+def test_the_training_stepper_steps_with_one_line_in_place_of_its_figure(found):
+    assert found["training"]["summary"].startswith("TrainingStepper: 9 parameters, 2 samples, step 5, loss ")
+    assert found["training"]["note"] == f"{FIGURE_NOTE}{LESSON_01_PAGE} (or run the lesson in JupyterLab, `make lab`)."
+    assert found["training"]["shown"] == f'<div class="micrograd-note">{html.escape(found["training"]["note"])}</div>'
 
 
 def test_lesson_4s_check_on_the_lectures_recursive_order_leaves_the_kernel_alive_run_after_run(found):
@@ -144,7 +166,8 @@ def test_import_numpy_says_in_one_line_where_the_lesson_runs(found):
     assert not found["numpy"]["success"]
     assert found["numpy"]["printed"].strip() == (
         "NotInThisBrowser: This browser app has no numpy, so this cell cannot run here: the lesson runs in full in "
-        "JupyterLab (`make lab`), or in a JupyterLite app built with a full Pyodide distribution."
+        "JupyterLab (`make lab`), or in a JupyterLite app built with a full Pyodide distribution; the course site "
+        f"shows what it prints: {LESSON_01_PAGE}."
     )
 
 

@@ -399,6 +399,27 @@ def test_every_lesson_page_links_to_its_lesson_in_the_browser_app(site):
             assert links == [f"../lite/lab/index.html?path={notebook.name}"], f"{page.relative_to(site)}: {links}"
 
 
+def test_the_front_page_offers_the_browser_app_beside_make_lab(site):
+    page = site / "index.html"
+    links = [(value, target) for tag, _, value, target in local_links(page) if APP.name in value.split("/")]
+    assert [value for value, _ in links] == ["lite/lab/index.html"]
+    assert links[0][1].resolve() == (site / "lite" / "lab" / "index.html").resolve()  # where make site puts the app
+    text = re.sub(r"<[^>]+>", "", page.read_text())
+    assert "make lab" in text and "Run in your browser" in text
+
+
+def test_the_run_in_your_browser_notes_say_which_lessons_have_matplotlib_figures():
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        import browser_links
+    finally:
+        sys.path.remove(str(ROOT / "docs" / "_ext"))
+    with_figures = {notebook.stem for notebook in NOTEBOOKS.glob("[0-9]*.ipynb")  # a figure's stored PNG
+                    if any("image/png" in output.get("data", {}) for cell in nbformat.read(notebook, as_version=4).cells
+                           for output in cell.get("outputs", []))}
+    assert browser_links.FIGURES_NEED_MATPLOTLIB == with_figures
+
+
 def lesson_problems(expected, shown):
     found = []
     outputs = [image for image in shown["images"] if image["inOutput"]]

@@ -859,23 +859,35 @@ print("<svg" in stepper.static_html() or "data:image/svg" in stepper.static_html
 explorer = ExpressionExplorer(lambda x, y: x * y + x, x=1.0, y=2.0)
 print(explorer.summary())
 print(sorted(name for name in sys.modules if name.split(".")[0] in ("numpy", "matplotlib", "PIL", "sklearn")))
-try:
-    TrainingStepper(MLP(2, [2, 1]), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0])
-except ImportError as error:
-    print("ERROR", error)
+training = TrainingStepper(MLP(2, [2, 1], rng=0), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], lr=0.1)
+training.step()
+training.run(4)
+print(training.summary())
+print(training.figure_note)
+print(training.image.value)
+print(training.static_html().count("micrograd-note"), "<svg" in training.static_html())
+training.reset()
+print(training.summary())
 """
 
 
-def test_the_graph_widgets_import_and_run_without_numpy_matplotlib_or_pillow():
+def test_the_widgets_import_and_run_without_numpy_matplotlib_or_pillow():
     done = subprocess.run([sys.executable, "-c", WITHOUT_NUMPY], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "BackpropStepper: 4 nodes, step 2 of 2 -2.0" and lines[1] == "True", done.stdout
     assert lines[2].startswith("ExpressionExplorer"), done.stdout
     assert lines[3] == "[]", done.stdout  # nothing of theirs imported by the graph widgets
-    # The training stepper's figure still needs them, and says which and how to install it.
-    assert lines[4].startswith("ERROR micrograd.widgets.TrainingStepper's figure needs numpy"), done.stdout
-    assert "pip install numpy" in lines[4], done.stdout
+    # The training stepper steps all the same, and says in one line, where its figure would be, what the figure needs.
+    stepped = TrainingStepper(MLP(2, [2, 1], rng=0), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], lr=0.1)
+    stepped.step()
+    stepped.run(4)
+    assert lines[4] == stepped.summary() and lines[4].startswith("TrainingStepper: 9 parameters, 2 samples, step 5"), done.stdout
+    assert lines[5].startswith("micrograd.widgets.TrainingStepper's figure needs numpy"), done.stdout
+    assert "pip install numpy" in lines[5], done.stdout
+    assert lines[6] == f'<div class="micrograd-note">{html_module.escape(lines[5])}</div>', done.stdout  # the figure's place
+    assert lines[7] == "1 False", done.stdout  # the static picture: the numbers and that line, no figure
+    assert lines[8] == "TrainingStepper: 9 parameters, 2 samples, step 0", done.stdout
 
 
 # -- a learner's network, made the lecture's way ---------------------------------------------

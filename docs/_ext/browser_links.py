@@ -2,7 +2,8 @@
 
 ``make site`` builds the browser app (docs/build_lite.py) into the site's ``lite/`` folder, with
 the lessons at the root of its file browser, so a lesson page at ``lessons/NN_name.html`` links to
-``../lite/lab/index.html?path=NN_name.ipynb``.  Solutions are not in the app and get no link.
+``../lite/lab/index.html?path=NN_name.ipynb``; the app's notes link back to that page
+(``lesson_page``).  Solutions are not in the app and get no link.
 """
 
 import re
@@ -12,21 +13,25 @@ from docutils import nodes
 
 APP = "lite/lab/index.html"
 LESSON = re.compile(r"^lessons/(\d\d_[^/]+)$")
-# What the browser app lacks, per lesson: the link says it here, and the app's copy of the
-# lesson says it in its first cell (docs/build_lite.py).  numpy, matplotlib and scikit-learn
-# have no WebAssembly wheels on PyPI or npm.
-NEEDS_NUMPY = {
-    "07_classifier": "scikit-learn's two moons and numpy",
-    "08_real_data": "numpy and scikit-learn's digits",
-    "09_debugging_autograd": "numpy",
-    "10_memory_and_speed": "numpy and scikit-learn",
+# The lessons whose Run All stops in the browser app, and why: the link says it here, and the app's
+# copy of the lesson says it in its first cell (docs/build_lite.py).
+STOPS_IN_THE_APP = {}  # none: every lesson runs to its last cell there
+# The lessons with matplotlib figures: numpy and matplotlib have no WebAssembly wheels on PyPI or npm,
+# so in the app each figure cell (and the training stepper, in place of its figure) says so in one line.
+FIGURES_NEED_MATPLOTLIB = {
+    "01_derivatives", "05_neurons_and_mlps", "06_training_loop", "07_classifier", "08_real_data",
+    "09_debugging_autograd", "10_memory_and_speed", "11_gpt",
 }
-FIGURES_NEED_MATPLOTLIB = {"01_derivatives", "05_neurons_and_mlps", "06_training_loop", "11_gpt"}
+
+
+def lesson_page(lesson):
+    """The path of a lesson's page on the site, from the site's root (``lessons/NN_name.html``)."""
+    return f"lessons/{lesson}.html"
 
 
 def link_html(lesson):
-    if lesson in NEEDS_NUMPY:
-        note = f"it needs {NEEDS_NUMPY[lesson]}, which the browser app lacks: it opens there, but runs in JupyterLab"
+    if lesson in STOPS_IN_THE_APP:
+        note = f"{STOPS_IN_THE_APP[lesson]}: it opens there, but runs in full in JupyterLab"
     elif lesson in FIGURES_NEED_MATPLOTLIB:
         note = "everything but its matplotlib figures runs there"
     else:

@@ -9,11 +9,12 @@ so ``load_ipython_extension(shell)`` runs in the Pyodide kernel before the first
 - where matplotlib is missing: makes the lessons' first lines (``%matplotlib inline``,
   ``%config InlineBackend.figure_formats = ["retina"]``) run quietly, and ``import
   matplotlib.pyplot as plt`` give a stand-in (``browser_pyplot``) whose figure cells print one
-  line each, saying what the figure needs and that the course site, at ``MICROGRAD_SITE_URL``
-  (relative to the worker's location too), shows it; the package's ``loss_curve`` and
-  ``attention_heatmaps`` show that line too;
-- makes ``import numpy`` (scikit-learn, scipy) fail with one line saying where the lesson runs
-  (``browser_imports``);
+  line each, saying what the figure needs and that the course site shows it, on the page of the
+  lesson being run (the site is at ``MICROGRAD_SITE_URL``, relative to the worker's location too;
+  the lesson is told by the cell being run, ``browser_lessons``); the package's ``loss_curve``
+  and ``attention_heatmaps``, and the training stepper in place of its figure, show that line too;
+- makes ``import numpy`` (scikit-learn, scipy) fail with one line saying where the lesson runs,
+  the lesson's page on the site included (``browser_imports``);
 - has a graph of Values freed one node at a time (``browser_freeing``), so that dropping one as
   deep as lesson 10's chain of 100 000 does not overflow the browser's stack.
 
@@ -29,6 +30,7 @@ from traitlets.config import Configurable
 
 from ..viz import picture, wasm
 from . import browser_freeing, browser_imports, browser_pyplot
+from .browser_lessons import Lessons, running_cell_id
 
 __all__ = [
     "GRAPHVIZ_URL_VARIABLE",
@@ -100,10 +102,11 @@ def load_ipython_extension(shell):
     if _loaded:
         return
     _start_graphviz()
+    site_url = _url(SITE_URL_VARIABLE) if wasm.available() else os.environ.get(SITE_URL_VARIABLE)
+    lessons = Lessons.from_environment(site_url)
     stand_ins = {}
     if _matplotlib_missing():
-        site_url = _url(SITE_URL_VARIABLE) if wasm.available() else os.environ.get(SITE_URL_VARIABLE)
-        figures = browser_pyplot.Figures(figure_note(site_url))
+        figures = browser_pyplot.Figures(figure_note(lessons.page_url()))
         stand_ins = browser_pyplot.make_modules(figures)
         backend = InlineBackend(parent=shell)
         shell.configurables.append(backend)
@@ -112,9 +115,26 @@ def load_ipython_extension(shell):
         shell.events.register("post_run_cell", _end_of_cell)
         picture.note_when_missing(figures.note)
         _loaded.update(figures=figures, backend=backend)
-    browser_imports.install(stand_ins)
+    finder = browser_imports.install(stand_ins)
+    finder.page_url = lessons.page_url()
+    shell.events.register("pre_run_cell", _before_cell)
     browser_freeing.install()
-    _loaded["shell"] = shell
+    _loaded.update(shell=shell, lessons=lessons, finder=finder)
+
+
+def _before_cell(info=None):
+    """Every note of this app links to the page of the lesson being run: learn it from the cell about to run."""
+    lessons = _loaded["lessons"]
+    before = lessons.page_url()
+    lessons.cell_ran(running_cell_id(_loaded["shell"], info))
+    page_url = lessons.page_url()
+    if page_url == before:
+        return
+    _loaded["finder"].page_url = page_url
+    figures = _loaded.get("figures")
+    if figures is not None:
+        figures.note = figure_note(page_url)
+        picture.note_when_missing(figures.note)
 
 
 def _end_of_cell(result=None):
@@ -127,6 +147,8 @@ def unload_ipython_extension(shell):
     """Undo what loading did, but for Graphviz in WebAssembly, which stays loaded."""
     browser_imports.uninstall()
     browser_freeing.uninstall()
+    if "lessons" in _loaded:
+        shell.events.unregister("pre_run_cell", _before_cell)
     if "figures" in _loaded:
         shell.events.unregister("post_run_cell", _end_of_cell)
         shell.configurables.remove(_loaded["backend"])

@@ -4,8 +4,8 @@ numpy, scikit-learn and scipy have no WebAssembly wheels the app can ship.  Impo
 raises :class:`NotInThisBrowser`, a ``ModuleNotFoundError`` that IPython shows as one line
 (``_render_traceback_``) saying what is missing and where the lesson runs, instead of a
 traceback.  matplotlib is missing too, but the lessons' figure cells should run to their end:
-``import matplotlib.pyplot`` gives the stand-in of ``browser_pyplot``, and any other part of
-matplotlib the one-line error.
+``import matplotlib.pyplot`` (and ``matplotlib.colors``) gives the stand-in of ``browser_pyplot``,
+and any other part of matplotlib the one-line error.
 
 A package that is there after all (an app built with a full Pyodide distribution, which loads
 a package the first time a cell imports it) is imported as usual: the finder steps aside
@@ -23,13 +23,17 @@ MISSING = {"numpy": "numpy", "sklearn": "scikit-learn", "scipy": "scipy", "matpl
 
 
 class NotInThisBrowser(ModuleNotFoundError):
-    """A package this browser app does not have; IPython shows the message alone, as one line."""
+    """A package this browser app does not have; IPython shows the message alone, as one line.
 
-    def __init__(self, name):
+    ``page_url``: the lesson's page on the course site, which shows the cell's stored outputs.
+    """
+
+    def __init__(self, name, page_url=None):
         package = MISSING.get(name.split(".")[0], name.split(".")[0])
+        site = f"; the course site shows what it prints: {page_url}" if page_url else ""
         super().__init__(
             f"This browser app has no {package}, so this cell cannot run here: the lesson runs in full "
-            "in JupyterLab (`make lab`), or in a JupyterLite app built with a full Pyodide distribution.",
+            f"in JupyterLab (`make lab`), or in a JupyterLite app built with a full Pyodide distribution{site}.",
             name=name,
         )
 
@@ -42,6 +46,7 @@ class MissingPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def __init__(self, stand_ins=None):
         self.stand_ins = dict(stand_ins or {})
+        self.page_url = None  # the running lesson's page on the course site, for the one line
 
     def find_spec(self, name, path=None, target=None):
         top = name.split(".")[0]
@@ -49,7 +54,7 @@ class MissingPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if name in self.stand_ins:
             return importlib.machinery.ModuleSpec(name, self, is_package=name == top)
-        raise NotInThisBrowser(name)
+        raise NotInThisBrowser(name, self.page_url)
 
     def _found_elsewhere(self, name, path, target):
         for finder in sys.meta_path:

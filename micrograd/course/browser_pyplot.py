@@ -1,4 +1,4 @@
-"""A stand-in for ``matplotlib.pyplot`` in the course's browser app, which has no matplotlib.
+"""A stand-in for ``matplotlib.pyplot`` (and ``matplotlib.colors``) in the course's browser app, which has no matplotlib.
 
 The lessons' figure cells (``fig, ax = plt.subplots(figsize=...)``, ``ax.plot(...)``,
 ``plt.show()``) run to their end against it: every figure, axes and artist is a
@@ -109,10 +109,14 @@ class Figures:
 
 
 def make_modules(figures):
-    """``{"matplotlib": ..., "matplotlib.pyplot": ...}``: the stand-in modules, drawing through ``figures``."""
+    """``{"matplotlib": ..., "matplotlib.pyplot": ..., "matplotlib.colors": ...}``: the stand-in modules, drawing
+    through ``figures``.  ``matplotlib.colors`` too, as a figure cell takes a colormap from it (the course's
+    ``palette.class_colormap`` does) only to hand it to pyplot: every colormap and colour it makes is a StandIn."""
     matplotlib = types.ModuleType("matplotlib", "A stand-in: this browser app has no matplotlib.")
     pyplot = types.ModuleType("matplotlib.pyplot", "A stand-in: this browser app has no matplotlib.")
+    colors = types.ModuleType("matplotlib.colors", "A stand-in: this browser app has no matplotlib.")
     matplotlib.pyplot = pyplot
+    matplotlib.colors = colors
     matplotlib.__version__ = "0 (a stand-in)"
     quiet = ("close", "ion", "ioff", "isinteractive", "rc", "rcdefaults", "style", "switch_backend")
 
@@ -127,4 +131,11 @@ def make_modules(figures):
     pyplot.subplots = figures.subplots
     pyplot.show = figures.show
     pyplot.rcParams = {}
-    return {"matplotlib": matplotlib, "matplotlib.pyplot": pyplot}
+
+    def colour_maker(name):
+        if name.startswith("_"):
+            raise AttributeError(f"module 'matplotlib.colors' has no attribute {name!r}")
+        return StandIn()  # ListedColormap(...), to_rgba(...), Normalize(...): drawn by no one
+
+    colors.__getattr__ = colour_maker
+    return {"matplotlib": matplotlib, "matplotlib.pyplot": pyplot, "matplotlib.colors": colors}

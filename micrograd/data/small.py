@@ -1,18 +1,15 @@
-"""The small datasets the lessons use: the lecture's four samples, two moons, the 8x8 digits.
+"""The small datasets the lessons use: the lecture's four samples, and two moons.
 
-``four_samples`` needs only the standard library; ``moons`` and ``digits`` need
-scikit-learn (``pip install scikit-learn``, or the ``micrograd-lessons[data]``
-extra), which ships the digits, so nothing is ever downloaded.
+Both need only the standard library: ``moons`` makes scikit-learn's moons without
+scikit-learn or numpy (``numpy_random`` draws numpy's random numbers).
 """
 
 import math
-import random
 
-from ..optional import require
-from .split import Split
+from .numpy_random import NumpyRandomState
 from .split import check_int as _check_int
 
-__all__ = ["four_samples", "moons", "digits"]
+__all__ = ["four_samples", "moons"]
 
 
 def four_samples():
@@ -33,68 +30,45 @@ def four_samples():
 def moons(n_samples=100, noise=0.1, seed=1337):
     """Two interleaved half-moons: ``X`` (lists of two floats) and ``y`` (ints ±1).
 
-    With the defaults these are exactly the points of Karpathy's ``demo.ipynb``,
-    which calls ``np.random.seed(1337)`` and then ``make_moons(100, noise=0.1)``:
-    scikit-learn then draws from numpy's global generator, and a fresh
-    ``RandomState(1337)`` yields the same stream.  This function uses its own
-    generator, so it neither needs nor changes any global random state, numpy's
-    or Python's.  The demo also calls ``random.seed(1337)``, but only for the
-    MLP's weights: a lesson that wants that network seeds ``random`` itself.
+    The points of scikit-learn's ``make_moons(n_samples, noise=noise,
+    random_state=numpy.random.RandomState(seed))``, bit for bit, made without
+    either library: the same half-circles, shuffled and given Gaussian noise by the
+    same draws of numpy's generator (``numpy_random``).  With the defaults these are
+    exactly the points of Karpathy's ``demo.ipynb``, which calls
+    ``np.random.seed(1337)`` and then ``make_moons(100, noise=0.1)``: scikit-learn
+    then draws from numpy's global generator, and a fresh ``RandomState(1337)``
+    yields the same stream.  This function uses its own generator, so it neither
+    needs nor changes any global random state, numpy's or Python's.  The demo also
+    calls ``random.seed(1337)``, but only for the MLP's weights: a lesson that wants
+    that network seeds ``random`` itself.
+
+    Labels are -1 for the upper moon and +1 for the lower (scikit-learn's 0 and 1).
     """
     _check_int("n_samples", n_samples, 2)
     if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not (
         math.isfinite(noise) and noise >= 0
     ):
         raise ValueError(f"noise must be a number >= 0 (a standard deviation), got {noise!r}")
-    _check_int("seed", seed, 0)
-    datasets = require("sklearn.datasets", "this dataset", "data")
-    numpy = require("numpy", "this dataset", "data")
-    X, y = datasets.make_moons(
-        n_samples=n_samples, noise=noise, random_state=numpy.random.RandomState(seed)
-    )
-    return X.tolist(), (y * 2 - 1).tolist()
+    generator = NumpyRandomState(seed)  # checks the seed
+    n_upper = n_samples // 2
+    n_lower = n_samples - n_upper
+    upper = _angles(n_upper)
+    lower = _angles(n_lower)
+    xs = [math.cos(t) for t in upper] + [1 - math.cos(t) for t in lower]
+    ys = [math.sin(t) for t in upper] + [1 - math.sin(t) - 0.5 for t in lower]
+    labels = [-1] * n_upper + [1] * n_lower
+    order = list(range(n_samples))
+    generator.shuffle(order)
+    X = []
+    for i in order:  # the noise is drawn point by point, x then y, as numpy fills an (n, 2) array
+        x = xs[i] + generator.normal(noise)
+        X.append([x, ys[i] + generator.normal(noise)])
+    return X, [labels[i] for i in order]
 
 
-def digits(test_fraction=0.25, seed=0):
-    """scikit-learn's 8x8 handwritten digits as a stratified train/test ``Split``.
-
-    Each image is a list of 64 floats, row by row, scaled from the stored
-    0..16 ink levels to [0, 1]; labels are ints 0..9.  Each digit sends
-    ``round(test_fraction * its count)`` images to the test half; both halves
-    come in shuffled order.  Shuffling uses ``random.Random(seed)``, not numpy,
-    so the split is the same on every platform and library version.
-    """
-    if isinstance(test_fraction, bool) or not isinstance(test_fraction, (int, float)) or not (
-        0 < test_fraction < 1
-    ):
-        raise ValueError(f"test_fraction must be between 0 and 1 (exclusive), got {test_fraction!r}")
-    _check_int("seed", seed, 0)
-    bunch = require("sklearn.datasets", "this dataset", "data").load_digits()
-    images = (bunch.data / 16.0).tolist()  # the set's ink levels run 0..16
-    labels = bunch.target.tolist()
-
-    rng = random.Random(seed)
-    by_label = {}
-    for i, label in enumerate(labels):
-        by_label.setdefault(label, []).append(i)
-    train, test = [], []
-    for label in sorted(by_label):  # each digit gives the test half its share
-        indices = by_label[label]
-        rng.shuffle(indices)
-        n_test = round(len(indices) * test_fraction)
-        test += indices[:n_test]
-        train += indices[n_test:]
-    if not train or not test:
-        raise ValueError(
-            f"test_fraction={test_fraction!r} leaves the {'training' if not train else 'test'} "
-            "half empty; choose a fraction nearer 0.25"
-        )
-    # Shuffle again so that a pass over either half meets the digits mixed.
-    rng.shuffle(train)
-    rng.shuffle(test)
-    return Split(
-        [images[i] for i in train],
-        [labels[i] for i in train],
-        [images[i] for i in test],
-        [labels[i] for i in test],
-    )
+def _angles(count):
+    """``numpy.linspace(0, pi, count)``, computed as numpy computes it: ``i * (pi / (count - 1))``, the last pi itself."""
+    if count == 1:
+        return [0.0]
+    step = math.pi / (count - 1)
+    return [i * step for i in range(count - 1)] + [math.pi]

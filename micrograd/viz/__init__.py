@@ -44,7 +44,7 @@ from .layout import KeptLayout
 from .model import draw_model
 from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
 from .page import fit_to_page, inline_drawings_as_images, side_by_side, svg_image, svg_size
-from .picture import Picture
+from .picture import Picture, note_in_place_of
 from .text import text_graph
 from .window import Window, crop_to_window, leaf_nodes, marked_nodes, output_nodes, window_around
 
@@ -56,6 +56,7 @@ __all__ = [
     "loss_curve",
     "smoothed",
     "Picture",
+    "note_in_place_of",
     "dot_source",
     "text_graph",
     "DrawOptions",

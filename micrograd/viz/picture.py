@@ -27,6 +27,7 @@ __all__ = [
     "NotDrawn",
     "new_figure",
     "note_when_missing",
+    "note_in_place_of",
     "drawn_or_noted",
     "DENSITY",
     "CSS_DPI",
@@ -94,6 +95,17 @@ def drawn_or_noted(make):
             return NotDrawn(_note)
 
     return drawn
+
+
+def note_in_place_of(error):
+    """The one line a figure that ``error`` (an ImportError) kept from being drawn shows in its place.
+
+    Where matplotlib is missing and a note was set (``note_when_missing``), that note, as the
+    figure cells say it; else the error's own advice (what to install).
+    """
+    if _note is None or _has_matplotlib():
+        return str(error)
+    return _note
 
 
 def _has_matplotlib():

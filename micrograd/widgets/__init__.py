@@ -13,7 +13,8 @@ static site show where no kernel runs.
 Needs ipywidgets and graphviz (``pip install 'micrograd-lessons[widgets]'``);
 the training stepper's figure also needs numpy, matplotlib and pillow, which
 it imports when it is made, so that the other widgets work where those are
-missing (the course in the browser).
+missing (the course in the browser), and the stepper steps there too, one
+line saying what its figure needs in the figure's place.
 """
 
 from .backprop import BackpropStepper

@@ -36,6 +36,22 @@ class _NamedImage(widgets.Image):
     description = require("traitlets").Unicode("").tag(sync=True)
 
 
+def _figure(model, X, y, boundary, resolution):
+    """``(figure, None)``, or ``(None, the one line said in its place)`` where what it needs is missing.
+
+    The figure needs numpy, matplotlib and pillow, imported here so that the other widgets import
+    without them, and so that the stepper steps without them: the course in the browser has none
+    of the three, and its line there is the one its figure cells print.
+    """
+    try:
+        from .plots import TrainingPlot
+    except ImportError as missing:
+        from ..viz import note_in_place_of
+
+        return None, note_in_place_of(missing)
+    return TrainingPlot(model, X, y, boundary=boundary, resolution=resolution), None
+
+
 class TrainingStepper(Controller):
     """Buttons, a learning-rate slider and a figure over a :class:`~micrograd.training.TrainingSession`.
 
@@ -45,7 +61,9 @@ class TrainingStepper(Controller):
     line shows the step, loss, accuracy and the learning rate the next step
     will use (the slider's value, in the same format).  A 2-D input gets a
     decision-boundary plot (``boundary=False`` turns it off); ``resolution``
-    is its grid size per side.
+    is its grid size per side.  Where numpy or matplotlib is missing (the
+    course in the browser), the stepper steps all the same, with one line in
+    place of its figure (``figure_note``) saying what it needs and where to see it.
 
     ``reset()`` puts back the initial parameters and optimiser state and
     empties the history; it keeps the learning rate the slider set, so a
@@ -86,11 +104,7 @@ class TrainingStepper(Controller):
             boundary = dimension == 2
         if boundary and dimension != 2:
             raise ValueError(f"a decision boundary needs 2-D inputs, these have {dimension} features; pass boundary=False")
-        # The figure needs numpy, matplotlib and pillow, imported here so that the other widgets
-        # import without them (the course in the browser has none of the three).
-        from .plots import TrainingPlot
-
-        self.plot = TrainingPlot(self.model, self.X, self.y, boundary=boundary, resolution=resolution)
+        self.plot, self.figure_note = _figure(self.model, self.X, self.y, boundary, resolution)
         self._build_widgets(run_steps, play_interval)
         self.redraw()
 
@@ -130,10 +144,14 @@ class TrainingStepper(Controller):
             layout={"width": "340px"},
         )
         self.status = widgets.HTML()
-        width, height = self.plot.size
-        # Shown at the size it was drawn for: the PNG has DENSITY times the pixels.
-        self.image = _NamedImage(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
-                                 tooltip="the loss per step and the decision boundary")
+        if self.plot is None:  # the figure's one line, where the figure would be
+            self.image = widgets.HTML(message_html(self.figure_note))
+            self.image.add_class("micrograd-figure-note")
+        else:
+            width, height = self.plot.size
+            # Shown at the size it was drawn for: the PNG has DENSITY times the pixels.
+            self.image = _NamedImage(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
+                                     tooltip="the loss per step and the decision boundary")
 
         self.step_button.on_click(lambda _: self._guarded(self.step))
         self.run_button.on_click(lambda _: self._guarded(self.run))
@@ -248,11 +266,14 @@ class TrainingStepper(Controller):
         return text
 
     def _show_plot(self):
-        self.image.value = self.plot.png(self.history, self.model)
+        if self.plot is not None:
+            self.image.value = self.plot.png(self.history, self.model)
 
     def static_html(self):
         from ..viz import svg_image
 
+        if self.plot is None:
+            return static_html(f"<div>{self._status_html()}</div>{message_html(self.figure_note)}")
         # An image, not inline SVG: JupyterLab strips inline SVG from a lesson opened and not yet run.
         figure = svg_image(self.plot.svg(self.history, self.model), alt="the loss per step and the decision boundary")
         return static_html(f"<div>{self._status_html()}</div>{figure}")

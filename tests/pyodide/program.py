@@ -17,14 +17,24 @@ sys.modules["fcntl"] = types.ModuleType("fcntl")
 # The app's build sets these, relative to the kernel worker's location (here: node_modules/pyodide/).
 os.environ["MICROGRAD_GRAPHVIZ_URL"] = "../@viz-js/viz/dist/viz.js"
 os.environ["MICROGRAD_SITE_URL"] = "../../site/"
+os.environ["MICROGRAD_LESSON_CELLS"] = "/packages/lesson_table.json"  # written by the test, as the build writes it
 
 from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
+class Kernel:  # what JupyterLite's kernel keeps of the request that runs a cell: the cell's id among it
+    request = {}
+
+    def get_parent(self):
+        return self.request
+
+
 shell = InteractiveShell.instance(colors="nocolor")
+shell.kernel = Kernel()
 shell.extension_manager.load_extension("micrograd.course.browser")
 
 
-def run_cell(code):
+def run_cell(code, cell_id=None):
+    shell.kernel.request = {"metadata": {"cellId": cell_id}} if cell_id else {}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         result = shell.run_cell(code)
@@ -88,8 +98,16 @@ with open("my_micrograd.py", encoding="utf-8") as saved:
 found["files"] = sorted(os.listdir("."))
 
 with open("/packages/lesson_cells.json", encoding="utf-8") as cells:  # written by the test
-    found["cells"] = [run_cell(code) for code in json.load(cells)]
-found["numpy"] = run_cell("import numpy as np")
+    found["cells"] = [run_cell(code, cell_id) for cell_id, code in json.load(cells)]
+found["numpy"] = run_cell("import numpy as np")  # a cell of the learner's own, after lesson 1's
+
+from micrograd import MLP  # noqa: E402
+from micrograd.widgets import TrainingStepper  # noqa: E402
+
+training = TrainingStepper(MLP(2, [2, 1], rng=0), [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], lr=0.1)
+training.step()
+training.run(4)
+found["training"] = {"summary": training.summary(), "note": training.figure_note, "shown": training.image.value}
 
 # Lesson 4's check on the lecture's recursive order: each run makes Python give up on a chain
 # 5 000 nodes deep, then frees it.  Freed whole, such a chain kills Pyodide within a few runs.
