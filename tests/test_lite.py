@@ -9,6 +9,8 @@ is refused and fails the test.  Then, as a learner who follows the lecture:
   the lecture's autograd into lesson 4's; Run All;
 - each lesson ends without an error, its drawings are drawn (Graphviz in WebAssembly), its checks
   give ✓ (and the wrong answer ✗), and lessons 3 and 4 run on the learner's own class;
+- lesson 6, whose figures and training stepper need matplotlib and numpy the app lacks: Run All reaches
+  its last cell, the stepper steps, and each figure's one line links to lesson 6's page on the site;
 - the page is reloaded, and my_micrograd.py, kept in the browser's storage, still holds the
   learner's code.
 
@@ -153,6 +155,7 @@ def learner(chromium_browser, served):
         ("03_backprop_by_hand.ipynb", {"%%my_micrograd lesson 3: MyValue": foreign_nodes.LECTURE_MY_VALUE}),
         ("04_autograd.ipynb", {"%%my_micrograd lesson 4: my_topological_order": foreign_nodes.LECTURE_AUTOGRAD,
                                "%%my_micrograd lesson 4: my_backward": foreign_nodes.LECTURE_AUTOGRAD}),
+        (LESSON_6, {}),  # figures and the training stepper, with no matplotlib or numpy in the app
     ]:
         try:
             panel = open_lesson(page, lesson)
@@ -171,6 +174,8 @@ def learner(chromium_browser, served):
             "errors": error_outputs(panel),
             "drawings": drawings(panel),
             "cells": panel.locator(".jp-CodeCell").count(),
+            "ran": sum(bool(re.search(r"\[\d+\]", prompt)) for prompt in panel.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()),
+            "served_from": page.evaluate("() => location.origin"),
         }
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
@@ -186,6 +191,8 @@ def learner(chromium_browser, served):
 
 
 LESSONS = ["02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "04_autograd.ipynb"]
+LESSON_6 = "06_training_loop.ipynb"
+FIGURE_NOTE = "This figure needs matplotlib, which this browser app does not have; the course site shows it: "
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -216,6 +223,19 @@ def test_the_learners_class_is_carried_from_lesson_2(learner, lesson):
     seen, _ = learner
     text = "\n".join(seen[lesson]["outputs"])
     assert "MyValue: using yours" in text
+
+
+def test_lesson_6_runs_to_its_last_cell_and_each_figure_note_links_to_its_page(learner):
+    seen, _ = learner
+    lesson = seen[LESSON_6]
+    assert lesson["errors"] == [] and lesson["ran"] == lesson["cells"], lesson  # Run All reached the last cell
+    # The site beside the app: its page of this very lesson (JupyterLab sent each cell's id; the build's table says whose).
+    page = f"{lesson['served_from']}/lessons/06_training_loop.html"
+    notes = [text for text in lesson["outputs"] if FIGURE_NOTE in text]
+    assert len(notes) >= 4, lesson["outputs"]  # three figure cells, and the training stepper in place of its figure
+    assert all(f"{FIGURE_NOTE}{page} (or run the lesson in JupyterLab" in text for text in notes), notes
+    stepper = [text for text in notes if "step 5 · loss" in text]
+    assert len(stepper) == 1, notes  # the stepper's panel: its numbers after five steps, then the line
 
 
 def test_the_learners_code_is_still_there_after_a_reload(learner):
