@@ -9,6 +9,8 @@ is refused and fails the test.  Then, as a learner who follows the lecture:
   the lecture's autograd into lesson 4's; Run All;
 - each lesson ends without an error, its drawings are drawn (Graphviz in WebAssembly), its checks
   give ✓ (and the wrong answer ✗), and lessons 3 and 4 run on the learner's own class;
+- lesson 6, whose figures and training stepper need matplotlib and numpy the app lacks: Run All reaches
+  its last cell, the stepper steps, and each figure's one line links to lesson 6's page on the site;
 - in lesson 4, after its run: the build-it cell shown as its template again (as a reload before
   the lesson was saved shows it) and run: the learner's saved code runs instead and is back in
   the cell; then Kernel > Restart, and a cell that needs the lesson's first cell says what to run
@@ -197,11 +199,12 @@ def drawings(panel):
 
 @pytest.fixture(scope="module")
 def learner(chromium_browser, served):
-    """One learner's run through lessons 2 to 4 in the app, and what each showed."""
+    """One learner's run through lessons 6, then 2 to 4, in the app, and what each showed; lesson 4 stays open."""
     offline = Offline(chromium_browser)
     page, seen = offline.page, {}
     page.goto(f"{served}/lab/index.html")
     for lesson, typed in [
+        (LESSON_6, {}),  # figures and the training stepper, with no matplotlib or numpy in the app
         ("02_values_and_graphs.ipynb", {"%%my_micrograd lesson 2: MyValue": foreign_nodes.LECTURE_MY_VALUE,
                                          "answer = ...  # your answer: (dq/da, dq/db)": None}),
         ("03_backprop_by_hand.ipynb", {"%%my_micrograd lesson 3: MyValue": foreign_nodes.LECTURE_MY_VALUE}),
@@ -225,6 +228,8 @@ def learner(chromium_browser, served):
             "errors": error_outputs(panel),
             "drawings": drawings(panel),
             "cells": panel.locator(".jp-CodeCell").count(),
+            "ran": sum(bool(re.search(r"\[\d+\]", prompt)) for prompt in panel.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()),
+            "served_from": page.evaluate("() => location.origin"),
         }
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
@@ -306,6 +311,8 @@ def reopened(page, name):
 
 
 LESSONS = ["02_values_and_graphs.ipynb", "03_backprop_by_hand.ipynb", "04_autograd.ipynb"]
+LESSON_6 = "06_training_loop.ipynb"
+FIGURE_NOTE = "This figure needs matplotlib, which this browser app does not have; the course site shows it: "
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -336,6 +343,19 @@ def test_the_learners_class_is_carried_from_lesson_2(learner, lesson):
     seen, _ = learner
     text = "\n".join(seen[lesson]["outputs"])
     assert "MyValue: using yours" in text
+
+
+def test_lesson_6_runs_to_its_last_cell_and_each_figure_note_links_to_its_page(learner):
+    seen, _ = learner
+    lesson = seen[LESSON_6]
+    assert lesson["errors"] == [] and lesson["ran"] == lesson["cells"], lesson  # Run All reached the last cell
+    # The site beside the app: its page of this very lesson (JupyterLab sent each cell's id; the build's table says whose).
+    page = f"{lesson['served_from']}/lessons/06_training_loop.html"
+    notes = [text for text in lesson["outputs"] if FIGURE_NOTE in text]
+    assert len(notes) >= 4, lesson["outputs"]  # three figure cells, and the training stepper in place of its figure
+    assert all(f"{FIGURE_NOTE}{page} (or run the lesson in JupyterLab" in text for text in notes), notes
+    stepper = [text for text in notes if "step 5 · loss" in text]
+    assert len(stepper) == 1, notes  # the stepper's panel: its numbers after five steps, then the line
 
 
 def test_the_learners_code_is_still_there_after_a_reload(learner):
