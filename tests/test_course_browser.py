@@ -153,16 +153,21 @@ def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_t
 
 def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more_than_one_node_deep(monkeypatch):
     import gc
-    import inspect
 
     from micrograd import Value
     from micrograd.course import browser_freeing
 
     seen = []  # for each node freed: was the loop of an outer finaliser at work, and how deep the stack was
 
+    def depth():
+        frame, count = sys._getframe(), 0
+        while frame is not None:
+            frame, count = frame.f_back, count + 1
+        return count
+
     class Pending(list):  # the finaliser's list of inputs, noting both as each node's inputs arrive
         def append(self, inputs):
-            seen.append((browser_freeing._draining, len(inspect.stack(0))))
+            seen.append((browser_freeing._draining, depth()))
             super().append(inputs)
 
     def values_alive():
