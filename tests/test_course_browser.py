@@ -177,6 +177,8 @@ def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more
     monkeypatch.setattr(sys, "unraisablehook", unraisable.append)  # where an error in a finaliser goes
     monkeypatch.setattr(browser_freeing, "_pending", Pending())
     browser_freeing.install()
+    gc.collect()
+    gc.disable()  # the count below changes only by what this test frees, not by earlier tests' garbage collected meanwhile
     try:
         others = values_alive()
         chain = Value(1.0)
@@ -186,6 +188,7 @@ def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more
         del chain
         assert values_alive() == others and unraisable == []
     finally:
+        gc.enable()
         browser_freeing.uninstall()
     (outermost, depth), *others_freed = seen
     assert len(seen) == 10_000 and not outermost
