@@ -91,3 +91,14 @@ def shell():
         sys.displayhook, sys.excepthook = saved[0], saved[1]
         if saved[2] is None:
             builtins.__dict__.pop("get_ipython", None)
+
+
+@pytest.fixture(scope="module")
+def pyodide_lessons(tmp_path_factory):
+    """A Pyodide in Node that runs lessons as the browser app's kernel does (tests/pyodide_lessons.py), one per test
+    file: the two files of lessons run side by side, each on a worker of its own."""
+    from pyodide_lessons import PyodideLessons
+
+    lessons = PyodideLessons(tmp_path_factory.mktemp("pyodide-lessons"))
+    yield lessons
+    lessons.close()

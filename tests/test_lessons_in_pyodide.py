@@ -7,16 +7,9 @@ each in a Pyodide of its own.
 """
 
 import pytest
-from pyodide_lessons import FIGURE_NOTE, PICTURE, LessonRun, PyodideLessons, compare, differences, notebook_of
+from pyodide_lessons import FIGURE_NOTE, PICTURE, LessonRun, compare, differences, notebook_of
 
 LESSONS = (0, 1, 2, 3, 4, 5, 6, 9, 10)
-
-
-@pytest.fixture(scope="module")
-def pyodide_lessons(tmp_path_factory):
-    lessons = PyodideLessons(tmp_path_factory.mktemp("pyodide-lessons"))
-    yield lessons
-    lessons.close()
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson{lesson:02d}")

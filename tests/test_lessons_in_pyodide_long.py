@@ -3,16 +3,9 @@ notebook stores (tests/pyodide_lessons.py): the half of test_lessons_in_pyodide.
 file of its own so that another worker runs it."""
 
 import pytest
-from pyodide_lessons import PyodideLessons, differences, notebook_of
+from pyodide_lessons import differences, notebook_of
 
 LESSONS = (7, 8, 11)
-
-
-@pytest.fixture(scope="module")
-def pyodide_lessons(tmp_path_factory):
-    lessons = PyodideLessons(tmp_path_factory.mktemp("pyodide-lessons"))
-    yield lessons
-    lessons.close()
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson{lesson:02d}")
