@@ -151,49 +151,55 @@ def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_t
     assert done.stdout.split() == ["numpy", "True", "False", "True", "False"]
 
 
-def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more_than_one_node_deep(monkeypatch):
-    import gc
+# In a process of its own: the finaliser sees every Value freed while it is installed, and in the test process
+# that includes whatever earlier tests left for it to free meanwhile.
+FREEING = """
+import gc, json, sys
+from micrograd import Value
+from micrograd.course import browser_freeing
 
-    from micrograd import Value
-    from micrograd.course import browser_freeing
+seen = []  # for each node freed: was the loop of an outer finaliser at work, and how deep the stack was
 
-    seen = []  # for each node freed: was the loop of an outer finaliser at work, and how deep the stack was
+def depth():
+    frame, count = sys._getframe(), 0
+    while frame is not None:
+        frame, count = frame.f_back, count + 1
+    return count
 
-    def depth():
-        frame, count = sys._getframe(), 0
-        while frame is not None:
-            frame, count = frame.f_back, count + 1
-        return count
+class Pending(list):  # the finaliser's list of inputs, noting both as each node's inputs arrive
+    def append(self, inputs):
+        seen.append((browser_freeing._draining, depth()))
+        super().append(inputs)
 
-    class Pending(list):  # the finaliser's list of inputs, noting both as each node's inputs arrive
-        def append(self, inputs):
-            seen.append((browser_freeing._draining, depth()))
-            super().append(inputs)
+def values_alive():
+    return sum(type(o) is Value for o in gc.get_objects())
 
-    def values_alive():
-        return sum(type(o) is Value for o in gc.get_objects())
+unraisable = []
+sys.unraisablehook = unraisable.append  # where an error in a finaliser goes
+browser_freeing._pending = Pending()
+browser_freeing.install()
+before = values_alive()
+chain = Value(1.0)
+for _ in range(10_000):
+    chain = -chain
+Value.__new__(Value)  # a node never filled in is freed without a word
+del chain
+after = values_alive()
+browser_freeing.uninstall()
+print(json.dumps({"seen": seen, "alive": [before, after], "unraisable": len(unraisable),
+                  "uninstalled": not browser_freeing.installed() and "__del__" not in Value.__dict__}))
+"""
 
-    unraisable = []
-    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)  # where an error in a finaliser goes
-    monkeypatch.setattr(browser_freeing, "_pending", Pending())
-    browser_freeing.install()
-    gc.collect()
-    gc.disable()  # the count below changes only by what this test frees, not by earlier tests' garbage collected meanwhile
-    try:
-        others = values_alive()
-        chain = Value(1.0)
-        for _ in range(10_000):
-            chain = -chain
-        Value.__new__(Value)  # a node never filled in is freed without a word
-        del chain
-        assert values_alive() == others and unraisable == []
-    finally:
-        gc.enable()
-        browser_freeing.uninstall()
-    (outermost, depth), *others_freed = seen
-    assert len(seen) == 10_000 and not outermost
+
+def test_the_finaliser_frees_a_deep_chain_whole_from_one_loop_never_nesting_more_than_one_node_deep():
+    done = subprocess.run([sys.executable, "-c", FREEING], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    before, after = found["alive"]
+    assert after == before and found["unraisable"] == 0 and found["uninstalled"]
+    (outermost, depth), *others_freed = [tuple(entry) for entry in found["seen"]]
+    assert len(found["seen"]) == 10_000 and not outermost
     assert set(others_freed) == {(True, depth + 1)}  # each freed by the outermost's loop, one call below it
-    assert not browser_freeing.installed() and "__del__" not in Value.__dict__
 
 
 def test_under_pyodide_a_missing_package_is_not_answered_with_pip_install(monkeypatch):
