@@ -26,6 +26,7 @@ Needs Chromium (tests/chromium.py) and `npm ci`'s node_modules, which make test 
 $MICROGRAD_BROWSER_SHOTS names a folder for a screenshot of each lesson after its run.
 """
 
+import contextlib
 import functools
 import http.server
 import json
@@ -99,6 +100,14 @@ class Offline:
             self.refused.append(route.request.url)
             return route.abort()
         return route.continue_()
+
+    @contextlib.contextmanager
+    def console_on_failure(self, lesson):
+        """What the page's console said last, added to a failure while the app shows lesson."""
+        try:
+            yield
+        except Exception as failure:
+            raise AssertionError(f"{lesson}: {failure}\nthe page's console said:\n" + "\n".join(self.console[-30:])) from failure
 
 
 def open_lesson(page, name):
@@ -211,31 +220,29 @@ def learner(chromium_browser, served):
         ("04_autograd.ipynb", {"%%my_micrograd lesson 4: my_topological_order": foreign_nodes.LECTURE_AUTOGRAD,
                                "%%my_micrograd lesson 4: my_backward": foreign_nodes.LECTURE_AUTOGRAD}),
     ]:
-        try:
+        with offline.console_on_failure(lesson):
             panel = open_lesson(page, lesson)
-        except AssertionError:
-            raise AssertionError(f"{lesson} did not open; the page's console said:\n" + "\n".join(offline.console[-30:]))
-        for first_line, code in typed.items():
-            if code is None:  # the exercise, answered wrong
-                source = panel.locator(".jp-CodeCell").filter(has_text=first_line).first
-                text = source.locator(".cm-content").inner_text().replace("answer = ...  # your answer: (dq/da, dq/db)", WRONG_DIVISION)
-                type_into_cell(page, panel, first_line, text)
-            else:
-                type_into_cell(page, panel, first_line, f"{first_line}\n{code}")
-        run_all(page, panel)
-        seen[lesson] = {
-            "outputs": outputs_text(panel),
-            "errors": error_outputs(panel),
-            "drawings": drawings(panel),
-            "cells": panel.locator(".jp-CodeCell").count(),
-            "ran": sum(bool(re.search(r"\[\d+\]", prompt)) for prompt in panel.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()),
-            "served_from": page.evaluate("() => location.origin"),
-        }
-        if SHOTS:
-            page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
-        seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
-        if lesson != LESSONS[-1]:
-            close_and_shut_down(page)
+            for first_line, code in typed.items():
+                if code is None:  # the exercise, answered wrong
+                    source = panel.locator(".jp-CodeCell").filter(has_text=first_line).first
+                    text = source.locator(".cm-content").inner_text().replace("answer = ...  # your answer: (dq/da, dq/db)", WRONG_DIVISION)
+                    type_into_cell(page, panel, first_line, text)
+                else:
+                    type_into_cell(page, panel, first_line, f"{first_line}\n{code}")
+            run_all(page, panel)
+            seen[lesson] = {
+                "outputs": outputs_text(panel),
+                "errors": error_outputs(panel),
+                "drawings": drawings(panel),
+                "cells": panel.locator(".jp-CodeCell").count(),
+                "ran": sum(bool(re.search(r"\[\d+\]", prompt)) for prompt in panel.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()),
+                "served_from": page.evaluate("() => location.origin"),
+            }
+            if SHOTS:
+                page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
+            seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
+            if lesson != LESSONS[-1]:
+                close_and_shut_down(page)
     seen["template run"] = run_the_template_again(page, panel, ORDER_CELL)
     seen["after restart"] = restart_and_run(page, panel, ORDER_CHECK)
     seen["autosaved"] = autosaved(page)
