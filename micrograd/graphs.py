@@ -109,15 +109,23 @@ def read_graph(root, caller):
         return GraphView(root)
     if is_torch_tensor(root):
         return _read_torch_graph(root, caller)
-    if not is_node(root):
+    held = {}  # id(node): its inputs as it holds them, read from the node once
+
+    def held_inputs(node):
+        key = id(node)
+        if key not in held:
+            held[key] = raw_inputs(node)
+        return held[key]
+
+    if not hasattr(root, "data") or held_inputs(root) is None:  # is_node(root), reading its inputs once
         raise not_a_node(caller, root)
     digests = None
     inputs = {}  # id(node): its inputs in order
     in_sets = set()  # id(node) of the nodes holding their inputs in a set
 
-    def ordered_inputs(node):  # each node's inputs, read and put in order once
+    def ordered_inputs(node):  # each node's inputs put in order once
         nonlocal digests
-        raw = raw_inputs(node)
+        raw = held_inputs(node)
         if raw is None:
             if not hasattr(node, "data"):
                 raise not_a_node(caller, node, "a graph whose every node is a node")
@@ -127,7 +135,7 @@ def read_graph(root, caller):
             if len(raw) > 1:
                 keys = [sort_key(child) for child in raw]
                 if len(set(keys)) < len(keys) and digests is None:
-                    digests = expression_digests(root)
+                    digests = expression_digests(root, lambda node: held_inputs(node) or ())
                 inputs[id(node)] = ordered = stable_order(raw, digests)
                 return ordered
         inputs[id(node)] = ordered = tuple(raw)

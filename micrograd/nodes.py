@@ -167,11 +167,17 @@ def _held_inputs(node):
     return raw_inputs(node) or ()
 
 
-def expression_digests(root):
-    """{id(node): a digest of the expression below node}, for every node below root."""
-    digests = {}
-    for node in post_order(root, lambda n: tuple(_held_inputs(n))):
-        inputs = _held_inputs(node)
+def expression_digests(root, held_inputs=_held_inputs):
+    """{id(node): a digest of the expression below node}, for every node below root (each node's
+    inputs read once, by ``held_inputs``)."""
+    digests, held = {}, {}
+
+    def read(node):
+        inputs = held[id(node)] = held_inputs(node)
+        return tuple(inputs)
+
+    for node in post_order(root, read):
+        inputs = held[id(node)]
         below = [digests[id(child)] for child in inputs]
         if isinstance(inputs, SETS):
             below.sort()

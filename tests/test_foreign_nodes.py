@@ -2,6 +2,7 @@
 that are not the package's Value (the lecture's, micrograd 0.1.0's, a tuple-based one, a fork)."""
 
 import json
+import math
 import random
 import re
 import subprocess
@@ -114,6 +115,44 @@ def test_a_non_node_is_refused_naming_its_class_and_what_a_node_needs():
     bad.data = "three"
     with pytest.raises(TypeError, match=r"\.data must be a number; a LectureValue .* holds 'three' \(str\)"):
         dot_source(bad)
+
+
+class CountedReads:
+    """The lecture's node, whose ``_prev`` counts how often each node's inputs are read."""
+
+    reads = {}  # id(node): reads of its _prev
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data, self.grad, self._op, self.label = data, 0.0, _op, label
+        self._held = set(_children)
+
+    @property
+    def _prev(self):
+        CountedReads.reads[id(self)] = CountedReads.reads.get(id(self), 0) + 1
+        return self._held
+
+    def __add__(self, other):
+        return CountedReads(self.data + other.data, (self, other), "+")
+
+    def __mul__(self, other):
+        return CountedReads(self.data * other.data, (self, other), "*")
+
+    def tanh(self):
+        return CountedReads(math.tanh(self.data), (self,), "tanh")
+
+
+def test_a_drawing_shown_in_a_notebook_reads_each_node_inputs_once(shell):
+    out, leaves = neuron(CountedReads)
+    # Two unlabelled inputs equal in every field: ordering a set that ties looks below them too.
+    tie = out * (CountedReads(1.0) + CountedReads(1.0))
+    for root in (out, tie):
+        CountedReads.reads = {}
+        drawing = draw_dot(root)
+        shown, _ = shell.display_formatter.format(drawing)  # as a notebook shows an output: every _repr_*
+        assert "text/vnd.graphviz" in shown or "text/plain" in shown
+        expected = 10 if root is out else 14  # the neuron's 10 nodes, and 4 more
+        assert len(CountedReads.reads) == expected
+        assert set(CountedReads.reads.values()) == {1}, sorted(CountedReads.reads.values())
 
 
 def test_highlight_notes_and_params_take_the_learner_nodes():

@@ -19,12 +19,11 @@ them as it compares the DOT text.
 
 from collections import Counter
 
-from ..engine import topological_order
-from ..graphs import read_graph
+from .graph import read_for_drawing
 from .labels import format_number, plain_text
-from .text import text_graph
+from .text import text_view
 
-__all__ = ["Words", "describe_graph", "MAX_DESCRIBED_NODES", "MAX_NAME_CHARS"]
+__all__ = ["Words", "describe_graph", "describe_reading", "MAX_DESCRIBED_NODES", "MAX_NAME_CHARS"]
 
 MAX_DESCRIBED_NODES = 40  # past this the description is a summary: 40 lines are read in about a minute
 MAX_NAME_CHARS = 120  # an expression longer than this is not a name but a paragraph
@@ -49,9 +48,14 @@ def describe_graph(root, *, precision=4, show_grad=True, highlight=None, notes=N
     active node, a checker's wrong node) are named first in the description, with their notes,
     so what the colour shows is said in words too.
     """
+    reading = read_for_drawing(root, "describe_graph")
+    return describe_reading(reading, precision=precision, show_grad=show_grad, highlight=highlight, notes=notes)
+
+
+def describe_reading(reading, *, precision=4, show_grad=True, highlight=None, notes=None):
+    """``describe_graph`` of a graph already read (a ``graph.GraphReading``)."""
     marks = _marks(highlight, notes, precision)
-    root = read_graph(root, "describe_graph").root
-    order = topological_order(root)
+    root, order = reading.root, reading.order
     name = _output_name(root)
     numbers = f"data {format_number(root.data, precision)}"
     if show_grad:
@@ -62,7 +66,7 @@ def describe_graph(root, *, precision=4, show_grad=True, highlight=None, notes=N
     else:
         title = f"Computation graph of {name or 'the output'} ({numbers}): {_counts(order)}"
     if len(order) <= MAX_DESCRIBED_NODES:
-        description = text_graph(root, precision=precision, show_grad=show_grad)
+        description = text_view(reading, precision=precision, show_grad=show_grad)
     else:
         description = _summary(order, title)
     return Words(title, marks + description)

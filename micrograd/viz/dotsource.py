@@ -4,67 +4,95 @@ Each Value is a record (label | data | grad), coloured by its role, and each
 operation a separate small node feeding it, as in the lecture; ``b = a + a``
 draws two edges from ``a``.  Names are ``v<n>`` and ``o<n>`` from the
 drawing's own numbering, so the text is the same in every process.
+
+The statements are written once and laid out in either direction: left to
+right and top to bottom differ only in the graph's ``rankdir`` and in how a
+record's fields are stacked, so ``draw_dot``'s choice between the two costs
+no second writing.
 """
 
 from dataclasses import dataclass, field
 
 from . import style
 from .collapse import GROUP, MORE, REST, VALUE, fit, folded_count
-from .graph import GraphIndex, INTERMEDIATE, ROLES
+from .graph import GraphIndex, INTERMEDIATE, ROLES, read_for_drawing
 from .labels import format_number, html_text
 from .options import make_options
 from ..engine import Value
-from ..graphs import NOT_KEPT, read_graph
+from ..graphs import NOT_KEPT
 
 GRAPH_NAME = "micrograd"
+STACKED = ("TB", "BT")  # directions whose records show their fields one under the other
+
+
+class _Record:
+    """A Value's statement, its fields in a row (left to right) or one under the other (top to bottom)."""
+
+    __slots__ = ("start", "cells", "end")
+
+    def __init__(self, start, cells, end):
+        self.start, self.cells, self.end = start, cells, end
+
+    def text(self, stacked):
+        if stacked:
+            # Top to bottom, the fields go one under the other: a narrow box,
+            # so a rank of several Values still fits the page.
+            rows = "<HR/>".join(f"<TR><TD>{cell}</TD></TR>" for cell in self.cells)
+            label = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3">{rows}</TABLE>'
+        else:
+            row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in self.cells)
+            label = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4"><TR>{row}</TR></TABLE>'
+        return f"{self.start}{label}{self.end}"
 
 
 @dataclass
 class DotText:
-    """The statements of a drawing and what went into it."""
+    """The statements of a drawing, in either direction, and what went into it."""
 
-    body: list  # DOT statements, one per line, each ending in a newline
+    body: list  # DOT statements after the graph's own, each a line or a _Record
     value_count: int  # Values in the graph
     node_count: int  # Graphviz nodes drawn
     collapsed: list = field(default_factory=list)  # one note per collapsing step taken
 
-    @property
-    def source(self):
-        return f"digraph {GRAPH_NAME} {{\n{''.join(self.body)}}}\n"
+    def statements(self, rankdir):
+        """The statements, one per line, each ending in a newline, laid out ``rankdir``."""
+        stacked = rankdir in STACKED
+        head = (
+            f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" '
+            f"nodesep=0.25 ranksep=0.4 labelloc=t labeljust=l]\n"
+        )
+        return [head] + [line if isinstance(line, str) else line.text(stacked) for line in self.body]
+
+    def source(self, rankdir="LR"):
+        return f"digraph {GRAPH_NAME} {{\n{''.join(self.statements(rankdir))}}}\n"
 
 
 def dot_source(root, options=None, *, highlight=None, notes=None, **changes):
     """The DOT text ``draw_dot`` draws, as a string (``rankdir='auto'`` is left to right here)."""
-    return dot_text(root, make_options(options, changes), highlight=highlight, notes=notes).source
+    options = make_options(options, changes)
+    rankdir = "LR" if options.rankdir == "auto" else options.rankdir
+    return dot_text(read_for_drawing(root, "draw_dot"), options, highlight=highlight, notes=notes).source(rankdir)
 
 
-def dot_text(root, options, highlight=None, rankdir=None, notes=None, caller="draw_dot", kept_plan=None):
-    """Build the DOT statements for the graph below ``root`` (see ``draw_dot``).
+def dot_text(reading, options, highlight=None, notes=None, kept_plan=None):
+    """The DOT statements for a graph (a ``graph.GraphReading``; see ``draw_dot``), in either direction.
 
-    ``rankdir`` overrides the options' direction; ``'auto'`` means ``'LR'``
-    here, since choosing needs Graphviz's layout (``draw_dot`` does that).
-    ``kept_plan`` (a ``KeptPlan``) reads and collapses a graph drawn again and again only once.
+    ``kept_plan`` (a ``KeptPlan``) collapses a graph drawn again and again only once.
     """
-    view = read_graph(root, caller) if kept_plan is None else kept_plan.view(root, caller)
-    root = view.root
+    view = reading.view
+    root = reading.root
     highlight = view.mirror_items(highlight)
     notes = {view.mirror_of(node): text for node, text in (notes or {}).items()}
-    rankdir = rankdir or options.rankdir
-    if rankdir == "auto":
-        rankdir = "LR"
     precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
     max_nodes, title, legend = options.max_nodes, options.title, options.legend
     if kept_plan is None:
-        index = GraphIndex(root, view.map_params(options.parameters))
+        index = GraphIndex(reading, options.parameters)
         plan = fit(index, max_nodes)
     else:
-        index, plan = kept_plan.index_and_plan(view, options.parameters, max_nodes)
+        index, plan = kept_plan.index_and_plan(reading, options.parameters, max_nodes)
     marks = _Highlights(highlight, index, plan.blocks)
     writer = _Writer(index, plan, precision, show_grad, color_by, options.show_local_grads, marks, notes)
-    writer.stacked = rankdir in ("TB", "BT")
     body = [
-        f'\tgraph [rankdir={rankdir} fontname="{style.FONT}" bgcolor="white" '
-        f"nodesep=0.25 ranksep=0.4 labelloc=t labeljust=l]\n",
         f'\tnode [fontname="{style.FONT}" fontsize=12 shape=box style="rounded,filled" '
         f'color="{style.BORDER}" penwidth=1]\n',
         f'\tedge [fontname="{style.FONT}" fontsize=9 fontcolor="{style.NOTE_TEXT}" '
@@ -125,8 +153,6 @@ def _check_in_graph(node, index):
 
 
 class _Writer:
-    stacked = False  # a Value's fields one under the other (top-to-bottom layouts)
-
     def __init__(self, index, plan, precision, show_grad, color_by, show_local_grads, marks, notes):
         self.index = index
         self.notes = notes  # {Value: text}: a line of its own under the node's numbers
@@ -147,7 +173,7 @@ class _Writer:
         for block in self.plan.blocks:
             n = self.number[block]
             marked = block in self.marks.blocks
-            lines.append(f"\tv{n} [{self.node_attributes(block, marked)}]\n")
+            lines.append(self.node_statement(n, block, marked))
             has_op_node = block.kind == VALUE and block.op
             target = f"o{n}" if has_op_node else f"v{n}"
             if has_op_node:
@@ -169,21 +195,19 @@ class _Writer:
 
     # -- nodes -------------------------------------------------------------------
 
-    def node_attributes(self, block, marked):
+    def node_statement(self, n, block, marked):
+        border = f' color="{style.HIGHLIGHT}" penwidth={style.HIGHLIGHT_WIDTH}' if marked else ""
         if block.kind == VALUE:
-            label, fill = self.value_label(block.value), self.fill(block)
-            border = style.ROLE_BORDERS[self.index.role(block.value)]  # whatever colours the fills
-            extra = f" {border}" if border else ""
-        elif block.kind == GROUP:
+            role_border = style.ROLE_BORDERS[self.index.role(block.value)]  # whatever colours the fills
+            extra = f" {role_border}" if role_border else ""
+            return _Record(f"\tv{n} [label=<", self.value_cells(block.value), f'> fillcolor="{self.fill(block)}"{extra}{border}]\n')
+        if block.kind == GROUP:
             label, fill = self.group_label(block), self.fill(block)
             extra = " peripheries=2"
         else:
             label, fill = self.stand_in_label(block), style.STAND_IN_FILL
             extra = f" {style.STAND_IN_STYLE}"
-        attributes = f'label=<{label}> fillcolor="{fill}"{extra}'
-        if marked:
-            attributes += f' color="{style.HIGHLIGHT}" penwidth={style.HIGHLIGHT_WIDTH}'
-        return attributes
+        return f'\tv{n} [label=<{label}> fillcolor="{fill}"{extra}{border}]\n'
 
     def fill(self, block):
         if self.color_by == "grad":
@@ -194,7 +218,7 @@ class _Writer:
         role = INTERMEDIATE if block.kind == GROUP else self.index.role(block.value)
         return style.ROLE_FILLS[role]
 
-    def value_label(self, node):
+    def value_cells(self, node):
         cells = []
         if node.label:
             cells.append(f"<B>{html_text(node.label)}</B>")
@@ -206,13 +230,7 @@ class _Writer:
             cells.append(f"grad {self.fmt(node.grad)}")
         if node in self.notes:
             cells.append(f'<FONT COLOR="{style.HIGHLIGHT}"><B>{html_text(self.notes[node])}</B></FONT>')
-        if self.stacked:
-            # Top to bottom, the fields go one under the other: a narrow box,
-            # so a rank of several Values still fits the page.
-            rows = "<HR/>".join(f"<TR><TD>{cell}</TD></TR>" for cell in cells)
-            return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3">{rows}</TABLE>'
-        row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells)
-        return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4"><TR>{row}</TR></TABLE>'
+        return cells
 
     def op_attributes(self, block, marked):
         lines = [html_text(block.op)]

@@ -26,10 +26,10 @@ except ImportError as error:  # pragma: no cover - the viz extra installs it
     ) from error
 
 from .direction import estimated_width
-from .describe import describe_graph
+from .describe import describe_reading
 from .dotsource import GRAPH_NAME, dot_text
 from .fonts import pinned_fonts
-from .kept_plan import KeptPlan
+from .graph import read_for_drawing
 from .render import INSTALL_ADVICE, GraphvizNotFound, render_in_process, renderer_name, renders_in_process
 from .options import PAGE_WIDTH_PX, make_options
 from .page import DOT_MIME, fit_to_page, svg_size
@@ -189,8 +189,8 @@ class GraphDrawing(graphviz.Digraph):
 
 
 def make_drawing(text, page_width=PAGE_WIDTH_PX, rankdir="LR"):
-    """A GraphDrawing holding the statements of a ``dotsource.DotText``."""
-    drawing = GraphDrawing(name=GRAPH_NAME, body=text.body)
+    """A GraphDrawing holding the statements of a ``dotsource.DotText``, laid out ``rankdir``."""
+    drawing = GraphDrawing(name=GRAPH_NAME, body=text.statements(rankdir))
     drawing.value_count = text.value_count
     drawing.node_count = text.node_count
     drawing.collapsed = tuple(text.collapsed)
@@ -255,15 +255,15 @@ def draw_dot(root, options=None, *, highlight=None, notes=None, kept_plan=None, 
     (or ``.svg``, ``.pdf``, ``.dot``), or ``.render(...)`` as any Digraph.
     """
     options = make_options(options, changes)
-    kept_plan = KeptPlan() if kept_plan is None else kept_plan  # 'auto' draws twice: one reading serves both
+    # One reading of the graph for everything below: the DOT, written once, and the words.
+    reading = read_for_drawing(root, "draw_dot") if kept_plan is None else kept_plan.reading(root, "draw_dot")
+    text = dot_text(reading, options, highlight, notes, kept_plan=kept_plan)
 
     def make(rankdir):
-        return make_drawing(dot_text(root, options, highlight, rankdir, notes, kept_plan=kept_plan), options.page_width, rankdir)
+        return make_drawing(text, options.page_width, rankdir)
 
     drawing = make(options.rankdir) if options.rankdir != "auto" else narrower(make("LR"), lambda: make("TB"))
-    # In words from the reading the drawing made (a foreign class's graph is read once, not again here).
-    drawing.words = describe_graph(
-        kept_plan.view(root, "draw_dot").root, precision=options.precision, show_grad=options.show_grad,
-        highlight=highlight, notes=notes,
+    drawing.words = describe_reading(
+        reading, precision=options.precision, show_grad=options.show_grad, highlight=highlight, notes=notes,
     )
     return drawing

@@ -1,4 +1,9 @@
-"""A Value graph read once for drawing: numbered nodes, their roles and names.
+"""A graph read once for drawing: numbered nodes, their roles and names.
+
+A :class:`GraphReading` is the one reading of a graph every view of it takes: the DOT writer, the
+accessible description, the text view and a kept plan.  It holds the ``graphs.GraphView`` (the
+package's own Values, or a mirror of a learner's class) and the topological order, so a drawing
+reads a learner's nodes once and walks the graph once, whatever it shows.
 
 Nodes are numbered by their place in ``topological_order`` (inputs first,
 the root last), which depends only on the graph's shape.  Every name a
@@ -9,6 +14,7 @@ graph gives the same text in every process.
 from collections.abc import Mapping
 
 from ..engine import Value, topological_order
+from ..graphs import read_graph
 
 INPUT = "input"
 PARAMETER = "parameter"
@@ -44,14 +50,34 @@ def parameter_names(params):
     return names
 
 
-class GraphIndex:
-    """The nodes below ``root`` in topological order, with role and name lookups."""
+class GraphReading:
+    """The graph below a node, read once: ``view`` (a ``graphs.GraphView``), its ``root`` (a package
+    Value) and ``order``, every node after its inputs, the root last."""
 
-    def __init__(self, root, params=None):
-        self.root = root
-        self.order = topological_order(root)
+    def __init__(self, view):
+        self.view = view
+        self.root = view.root
+        self.order = topological_order(self.root)
+
+    def refresh(self):
+        """A mirror's numbers copied again from the learner's nodes (their shape is kept)."""
+        self.view.refresh()
+
+
+def read_for_drawing(root, caller):
+    """``root``'s graph as a :class:`GraphReading`; a TypeError naming ``caller`` for a non-node."""
+    return GraphReading(read_graph(root, caller))
+
+
+class GraphIndex:
+    """A reading's nodes in topological order, with position, role and name lookups (``params`` the
+    learner's or the package's nodes: a mirror's are looked up through the reading)."""
+
+    def __init__(self, reading, params=None):
+        self.root = reading.root
+        self.order = reading.order
         self.position = {node: i for i, node in enumerate(self.order)}
-        self.param_names = parameter_names(params)
+        self.param_names = parameter_names(reading.view.map_params(params))
         self._inferred_params = _weighted_sum_parameters(self.order)
 
     def __len__(self):

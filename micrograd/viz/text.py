@@ -15,9 +15,9 @@
     b  data -3.0000  grad  2.0000
 """
 
-from ..graphs import NOT_KEPT, read_graph
+from ..graphs import NOT_KEPT
+from .graph import read_for_drawing
 from .labels import check_precision, format_number, plain_text
-from ..engine import topological_order
 
 _INFIX = {"+", "-", "*", "/", "**"}
 
@@ -30,9 +30,13 @@ def text_graph(root, *, precision=4, show_grad=True):
     nodes computed from it.  A line shows the node's name (its label, or
     ``#n`` from the graph's numbering), data, grad, and how it was computed.
     """
-    root = read_graph(root, "text_graph").root
+    return text_view(read_for_drawing(root, "text_graph"), precision=precision, show_grad=show_grad)
+
+
+def text_view(reading, *, precision=4, show_grad=True):
+    """``text_graph`` of a graph already read (a ``graph.GraphReading``)."""
     check_precision(precision)
-    order = topological_order(root)
+    root, order = reading.root, reading.order
     names = _names(order)
     levels = _levels(root, order)
     rows = []
