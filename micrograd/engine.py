@@ -61,7 +61,7 @@ class Value:
                      lambda self, text: setattr(self, "_label", errors.label(text)))
     inputs = property(lambda self: self._inputs, doc="The Values this one was computed from, in operand order.")
     local_grads = property(lambda self: self._local_grads, doc="d(self)/d(input), for each input.")
-    # micrograd 0.1.0's names, assignable as there (forks set them in their own __init__).
+    # -- drop-in: micrograd 0.1.0's names, assignable as there (forks set them in their own __init__) --
     @property
     def _prev(self):
         return set(self._inputs)
@@ -92,6 +92,7 @@ class Value:
     def _backward(self, step):
         self._backward_function = step
         self._local_grads = None
+    # -- end of the drop-in names --
 
     def _chain_rule_step(self):
         if self._local_grads is None:

@@ -16,7 +16,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "micrograd"
 PAGE = PACKAGE / "README.md"
 MAX_LINES = 400
+# The engine is read in one sitting: its lines but the drop-in section (micrograd 0.1.0's names,
+# between DROP_IN_START and DROP_IN_END, markers included) stay within MAX_ENGINE_LINES, the
+# section itself within MAX_DROP_IN_LINES, and the whole file within MAX_LINES as any module.
 MAX_ENGINE_LINES = 300
+MAX_DROP_IN_LINES = 40
+DROP_IN_START = "# -- drop-in:"
+DROP_IN_END = "# -- end of the drop-in names --"
 ROW = re.compile(r"^\|\s*`(?P<path>[\w/]+\.py)`\s*\|(?P<what>.*)\|(?P<imports>[^|]*)\|\s*$")
 
 
@@ -137,8 +143,41 @@ def layout_problems(graph, rows, line_counts):
     return problems
 
 
+def drop_in_section(lines):
+    """(first, last) index of the engine's drop-in section, markers included; a ValueError unless
+    there is exactly one of each marker, in order."""
+    starts = [i for i, line in enumerate(lines) if line.strip().startswith(DROP_IN_START)]
+    ends = [i for i, line in enumerate(lines) if line.strip() == DROP_IN_END]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise ValueError(f"engine.py marks its drop-in section with one {DROP_IN_START!r} line and one "
+                         f"{DROP_IN_END!r} line after it; found {len(starts)} and {len(ends)}")
+    return starts[0], ends[0]
+
+
+def engine_lines_read(text):
+    """The lines of engine.py a learner reads: all but the drop-in section."""
+    lines = text.splitlines()
+    first, last = drop_in_section(lines)
+    return len(lines) - (last - first + 1)
+
+
 def line_counts(package=PACKAGE):
-    return {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules(package).items()}
+    """{module: its lines}; for the engine, the lines a learner reads (``engine_lines_read``)."""
+    counts = {}
+    for name, path in modules(package).items():
+        text = path.read_text(encoding="utf-8")
+        counts[name] = engine_lines_read(text) if name == "engine" else len(text.splitlines())
+    return counts
+
+
+def test_the_engine_is_read_in_one_sitting_and_its_drop_in_section_holds_the_drop_in_names_alone():
+    lines = (PACKAGE / "engine.py").read_text(encoding="utf-8").splitlines()
+    first, last = drop_in_section(lines)
+    assert last - first + 1 <= MAX_DROP_IN_LINES, f"the drop-in section has {last - first + 1} lines"
+    assert len(lines) <= MAX_LINES
+    assert engine_lines_read("\n".join(lines)) <= MAX_ENGINE_LINES
+    with pytest.raises(ValueError, match="one '# -- drop-in:' line"):
+        engine_lines_read("\n".join(line for line in lines if line.strip() != DROP_IN_END))
 
 
 def test_the_package_is_laid_out_as_micrograd_readme_says():

@@ -14,7 +14,8 @@ no second writing.
 from dataclasses import dataclass, field
 
 from . import style
-from .collapse import GROUP, MORE, REST, VALUE, fit, folded_count
+from .blocks import GROUP, MORE, REST, VALUE
+from .collapse import fit, folded_count
 from .graph import GraphIndex, INTERMEDIATE, ROLES, read_for_drawing
 from .labels import format_number, html_text
 from .options import make_options
@@ -80,7 +81,6 @@ def dot_text(reading, options, highlight=None, notes=None, kept_plan=None):
     ``kept_plan`` (a ``KeptPlan``) collapses a graph drawn again and again only once.
     """
     view = reading.view
-    root = reading.root
     highlight = view.mirror_items(highlight)
     notes = {view.mirror_of(node): text for node, text in (notes or {}).items()}
     precision, show_grad, color_by = options.precision, options.show_grad, options.color_by
