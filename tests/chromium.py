@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from waits import BROWSER_MS
+from waits import AUTOSAVE_MS, BROWSER_MS
 
 CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"
@@ -72,12 +72,19 @@ def open_file_browser(page):
     expect(page.locator("#filebrowser")).to_be_visible()
 
 
-def close_and_shut_down(page):
-    """Save the lesson, close it and stop its kernel, as a learner moving on would (one kernel at a time)."""
+def close_and_shut_down(page, autosaved=False):
+    """Save the lesson, close it and stop its kernel, as a learner moving on would (one kernel at a time).
+
+    With autosaved (the browser app saves an open lesson every few seconds), the app's own save is waited for
+    instead of a save by hand: JupyterLab's autosave does not wait for a save by hand, and one that starts
+    while the other is being written asks whether the file "has changed on disk"."""
     from playwright.sync_api import expect
 
-    page.get_by_role("menuitem", name="File", exact=True).click()
-    page.locator("li[data-command='docmanager:save']").click()
+    if autosaved:
+        expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0, timeout=AUTOSAVE_MS)
+    else:
+        page.get_by_role("menuitem", name="File", exact=True).click()
+        page.locator("li[data-command='docmanager:save']").click()
     page.get_by_role("menuitem", name="File", exact=True).click()
     page.get_by_role("menuitem", name="Close and Shut Down Notebook").click()
     # JupyterLab asks before it shuts a kernel down; the question comes a moment after the click.

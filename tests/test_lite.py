@@ -242,7 +242,7 @@ def learner(chromium_browser, served):
                 page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
             seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
             if lesson != LESSONS[-1]:
-                close_and_shut_down(page)
+                close_and_shut_down(page, autosaved=True)
     seen["template run"] = run_the_template_again(page, panel, ORDER_CELL)
     seen["after restart"] = restart_and_run(page, panel, ORDER_CHECK)
     seen["autosaved"] = autosaved(page)
