@@ -89,7 +89,7 @@ lite: $(SETUP_STAMP) $(NPM_STAMP)
 	$(VENV_PYTHON) docs/build_lite.py build/site/lite $(if $(PYODIDE),--pyodide $(PYODIDE))
 
 # Runs each submitted notebook (untrusted code) in a fresh kernel inside a bubblewrap
-# sandbox, with time and memory limits; see "Grading submitted notebooks" in the README.
+# sandbox, with time and memory limits; see docs/teaching/grading.md, on the course site.
 # Where bubblewrap cannot be installed (macOS), grading runs unsandboxed and says so.
 grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi

@@ -1,8 +1,9 @@
 """Build the course site: python docs/build_site.py [OUTDIR]  (make site; OUTDIR defaults to build/site).
 
 Sphinx reads its pages from one source folder, and the lessons live in
-notebooks/ while the site's own pages live here in docs/.  So the build copies
-both into a staging folder (index.md, lessons/ and lessons/solutions/) and
+notebooks/ while the site's own pages live here in docs/ (index.md, and the
+guides in guide/ and teaching/).  So the build copies both into a staging
+folder (index.md, guide/, teaching/, lessons/ and lessons/solutions/) and
 runs Sphinx on it with this folder's conf.py.  A symbolic link would not do:
 MyST resolves a link between lessons through the link's target and would no
 longer find the lesson it points to.
@@ -26,12 +27,18 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 NOTEBOOKS = ROOT / "notebooks"
 PAGES = ["index.md"]  # the site's own pages, beside conf.py
+GUIDES = ["guide", "teaching"]  # folders of guide pages beside conf.py: every .md in them is a page
 BUILT_MARK = ".buildinfo"  # Sphinx writes it into every HTML build
+
+
+def site_pages():
+    """The site's own pages, by their path under docs/: index.md and every guide."""
+    return PAGES + sorted(path.relative_to(DOCS).as_posix() for folder in GUIDES for path in (DOCS / folder).glob("*.md"))
 
 
 def stage(source):
     """Copy the site's pages and the notebooks into `source`."""
-    wanted = {Path(name): DOCS / name for name in PAGES}
+    wanted = {Path(name): DOCS / name for name in site_pages()}
     for notebook in sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/*.ipynb")):
         wanted[Path("lessons") / notebook.relative_to(NOTEBOOKS)] = notebook
     for relative, original in wanted.items():

@@ -2,7 +2,7 @@
 
 .ci/run runs ``make test`` with the machine's python3, then with the newest other
 supported CPython that .ci/find_pythons.py finds; the fork's workflow runs a matrix
-of the same versions, and the README names them.
+of the same versions, and the course site's guide to checking a fork names them.
 """
 
 import importlib.util
@@ -97,7 +97,7 @@ def test_ci_runs_make_test_twice_the_second_time_in_a_fresh_clone_failing_on_any
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
 
 
-def test_the_workflow_the_readme_and_pyproject_name_the_same_versions():
+def test_the_workflow_the_fork_guide_and_pyproject_name_the_same_versions():
     supported = list(find_pythons.SUPPORTED)
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8"))
     linux = workflow["jobs"]["linux"]
@@ -105,9 +105,9 @@ def test_the_workflow_the_readme_and_pyproject_name_the_same_versions():
     assert linux["container"]["image"] == "python:${{ matrix.python }}-bookworm"
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
     assert requires == f">={supported[0]}"
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    guide = " ".join((ROOT / "docs" / "teaching" / "checking_a_fork.md").read_text(encoding="utf-8").split())
     named = f"{', '.join(supported[:-1])} and {supported[-1]}"
-    assert f"runs `make test` on CPython {named}" in readme, "the README names other versions than the workflow"
+    assert f"runs `make test` on CPython {named}" in guide, "the guide to checking a fork names other versions than the workflow"
     assert supported == ["3.11", "3.12", "3.13", "3.14"]
 
 
@@ -167,9 +167,9 @@ def _runs_as_a_program(module):
     return source.exists() and 'if __name__ == "__main__":' in source.read_text(encoding="utf-8")
 
 
-def test_every_micrograd_command_the_workflow_the_makefile_and_the_readme_run_is_a_program():
+def test_every_micrograd_command_the_workflow_the_makefile_and_the_guides_run_is_a_program():
     # `python -m` on a module without a main guard imports it and exits 0: a step that does nothing, silently.
-    for name in (".github/workflows/test.yml", "Makefile", "README.md"):
+    for name in (".github/workflows/test.yml", "Makefile", "docs/guide/setup.md", "docs/teaching/grading.md"):
         modules = {match[0] for match in _MICROGRAD_COMMAND.findall((ROOT / name).read_text(encoding="utf-8"))}
         assert modules, f"{name} runs no micrograd module"
         for module in modules:

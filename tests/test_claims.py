@@ -36,6 +36,9 @@ from micrograd.optim import Adam, linear_decay
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
+# The course site's guide pages that make claims, as paths under the repository (claim() reads them).
+SPEED = "docs/guide/speed.md"
+BESIDE_0_1_0 = "docs/guide/micrograd_0_1_0.md"
 
 
 # -- where the claims are ------------------------------------------------------------
@@ -47,17 +50,17 @@ def _squeezed(text):
 
 @functools.cache
 def _cells(lesson):
-    """(kind, source) of every cell of lesson ``lesson`` (0 to 10), or of the README for None."""
-    if lesson is None:
-        return (("markdown", (REPO / "README.md").read_text(encoding="utf-8")),)
+    """(kind, source) of every cell of lesson ``lesson`` (0 to 11), or of a page (a path under the repository)."""
+    if isinstance(lesson, str):
+        return (("markdown", (REPO / lesson).read_text(encoding="utf-8")),)
     (path,) = NOTEBOOKS.glob(f"{lesson:02d}_*.ipynb")
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     return tuple((cell["cell_type"], "".join(cell["source"])) for cell in cells)
 
 
 def claim(lesson, phrase):
-    """Fail unless the lesson (None: the README) still makes the claim, found by its phrase."""
-    where = "the README" if lesson is None else f"lesson {lesson}"
+    """Fail unless the lesson (a number) or the page (a path: README.md, docs/...) still makes the claim."""
+    where = lesson if isinstance(lesson, str) else f"lesson {lesson}"
     text = _squeezed(" ".join(source for _, source in _cells(lesson)))
     assert _squeezed(phrase) in text, f"{where} no longer says {phrase!r}: test what it says now, or drop this test"
 
@@ -579,7 +582,7 @@ def test_lesson04_backward_skips_a_zero_gradient_node_and_still_refuses_an_infin
     y = Value(2.0)
     (Recorder.passing(y).relu() * 3).backward()
     assert len(Recorder.calls) == 1 and y.grad == 3.0
-    claim(None, "where such a node's local derivative is infinite, 0 × ∞ has no value, and `backward()` stops with an error saying so")
+    claim(SPEED, "where such a node's local derivative is infinite, 0 × ∞ has no value, and `backward()` stops with an error saying so")
     with pytest.raises(ArithmeticError):
         ((Value(0.0) ** 0.5) * Value(0.0)).backward()
 
@@ -775,7 +778,7 @@ def test_lesson05_pytorch_frees_what_a_node_kept_so_a_second_backward_needs_reta
              "as lesson 4's `w * w` does, unless the first call passed `retain_graph=True` (with that, PyTorch's "
              "leaf gets 6, then 12, as ours does); `w + w`, which keeps nothing, runs twice without it. Ours frees "
              "nothing, so a second call always runs.")
-    claim(None, "refuses a second `backward()` through a node that saved tensors for it (a product does, a sum does "
+    claim(BESIDE_0_1_0, "refuses a second `backward()` through a node that saved tensors for it (a product does, a sum does "
                 "not) unless the first passed `retain_graph=True`")
     assert "retain_graph" not in " ".join(source for _, source in _cells(4))  # not before lesson 5 introduces PyTorch
     w = torch.tensor(3.0, requires_grad=True)
@@ -802,9 +805,9 @@ def test_lesson05_pytorch_frees_what_a_node_kept_so_a_second_backward_needs_reta
 
 
 def test_lesson04_pytorch_keeps_no_gradient_in_between_unless_asked_and_then_adds_up():
-    """What the engine's docstring (quoted in lesson 4) and the README say of PyTorch's nodes in between."""
+    """What the engine's docstring (quoted in lesson 4) and the site's page on micrograd 0.1.0 say of PyTorch's nodes in between."""
     torch = pytest.importorskip("torch")
-    claim(None, "keeps no gradient on a node in between unless asked with `retain_grad()`, and then adds up there too")
+    claim(BESIDE_0_1_0, "keeps no gradient on a node in between unless asked with `retain_grad()`, and then adds up there too")
     docstring = _squeezed(Value.backward.__doc__)  # lesson 4 quotes it
     assert "keeps no gradient on a node in between unless asked with ``retain_grad()``, and then adds up there too" in docstring
     assert "As in PyTorch: self is seeded" not in docstring
@@ -876,8 +879,8 @@ def test_lesson05_a_pytorch_product_keeps_its_inputs_a_sum_keeps_nothing_and_ops
     assert all(name in source for name in ("MulBackward0", "AddBackward0", "TanhBackward0"))
 
 
-def test_readme_three_backward_calls_give_5_10_15_here_and_5_14_27_under_0_1_0(micrograd_0_1_0_value):
-    claim(None, "three calls give `a.grad` 5, 10, 15 here and 5, 14, 27 under 0.1.0")
+def test_three_backward_calls_give_5_10_15_here_and_5_14_27_under_0_1_0(micrograd_0_1_0_value):
+    claim(BESIDE_0_1_0, "three calls give `a.grad` 5, 10, 15 here and 5, 14, 27 under 0.1.0")
     for V, expected in ((Value, [5.0, 10.0, 15.0]), (micrograd_0_1_0_value, [5.0, 14.0, 27.0])):
         a = V(2.0)
         y = a * a + a
@@ -1353,7 +1356,7 @@ def test_lesson08_a_first_layer_neuron_is_one_node_and_pixels_make_no_nodes():
 
 def test_lesson08_the_engine_runs_without_numpy():
     claim(8, "with no numpy inside")
-    claim(None, "The engine needs nothing beyond Python's")
+    claim("README.md", "The engine needs nothing beyond Python's")
     code = ("import sys; sys.modules['numpy'] = None\n"
             "from micrograd import MLP, Value\nfrom micrograd import losses, optim\n"
             "m = MLP(3, [4, 2]); loss = losses.cross_entropy(m([1.0, 2.0, 3.0]), 1)\n"
@@ -1686,13 +1689,13 @@ def test_lesson10_under_two_hundred_bytes_a_node_and_plus_nodes_share_their_loca
 
 
 ROOM_IN_LESSON_10 = "that room costs every node 32 bytes on CPython 3.11 and 3.12 and 16 on 3.13"
-ROOM_IN_README = "a `__dict__` slot costs every object 32 bytes on CPython 3.11 and 3.12 (a 16-byte header and a small table made at creation) and 16 on 3.13 (the header alone)"
+ROOM_ON_SPEED_PAGE = "a `__dict__` slot costs every object 32 bytes on CPython 3.11 and 3.12 (a 16-byte header and a small table made at creation) and 16 on 3.13 (the header alone)"
 
 
-def test_lesson10_and_the_readme_give_room_for_attributes_its_cost_on_this_python():
+def test_lesson10_and_the_speed_page_give_room_for_attributes_its_cost_on_this_python():
     claim(10, ROOM_IN_LESSON_10)
     claim(10, "(the cell above measures it on yours)")
-    claim(None, ROOM_IN_README)
+    claim(SPEED, ROOM_ON_SPEED_PAGE)
     assert "__dict__" in Value.__slots__
 
     def bytes_each(cls):
@@ -1713,7 +1716,7 @@ def test_lesson10_and_the_readme_give_room_for_attributes_its_cost_on_this_pytho
                                 namespace={"Value": Value, "tracemalloc": tracemalloc, "python": "this Python"})
     assert round(namespace["room_for_attributes"]()) == pytest.approx(room, abs=1)
     version, name = this_python()
-    for where, sentence in (("lesson 10", ROOM_IN_LESSON_10), ("the README", ROOM_IN_README)):
+    for where, sentence in (("lesson 10", ROOM_IN_LESSON_10), (SPEED, ROOM_ON_SPEED_PAGE)):
         stated = stated_per_version(sentence)
         # A version the sentence leaves out reads the figure from the lesson's cell; one it names must match.
         if version in stated:

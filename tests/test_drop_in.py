@@ -157,7 +157,7 @@ def test_trace_graph_finds_a_neurons_fused_node_and_the_relu_under_0_1_0s_name()
     y = neuron(x)
     nodes, edges = trace(y)
     (fused,) = y._prev
-    assert (y._op, fused._op) == ("ReLU", "w·x+b")  # what the README says a drawing shows
+    assert (y._op, fused._op) == ("ReLU", "w·x+b")  # what docs/guide/micrograd_0_1_0.md says a drawing shows
     assert fused._prev == {*neuron.w, neuron.b, *x}
     assert len(nodes) == 7 and len(edges) == 6  # the w·x + b node, its five inputs, the ReLU
 

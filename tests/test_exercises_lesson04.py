@@ -456,7 +456,7 @@ def test_grad_after_three_backwards_names_the_lectures_numbers(answer, calls):
     verdict = check.grad_after_three_backwards(answer, 15, load_lesson4_value(RESETTING))
     assert verdict.status == "failed"
     assert "the lecture's code (and micrograd 0.1.0)" in verdict.message and calls in verdict.message
-    assert "from 0 on every call" in verdict.message  # what this engine does instead, as the README explains
+    assert "from 0 on every call" in verdict.message  # what this engine does instead, as the course site's page on micrograd 0.1.0 explains
 
 
 def test_backward_seeding_the_root_then_skipping_it_is_told_so():

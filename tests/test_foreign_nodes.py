@@ -211,7 +211,7 @@ def test_a_lecture_style_node_inside_the_package_graph_steps_like_any_other():
 
 
 def test_backward_twice_adds_up_in_the_leaves_only_unlike_0_1_0(micrograd_0_1_0_value):
-    """The README's note on the one deliberate difference from micrograd 0.1.0."""
+    """The course site's note (docs/guide/micrograd_0_1_0.md) on the one deliberate difference from micrograd 0.1.0."""
 
     def three_calls(cls):
         a = cls(2.0)

@@ -516,8 +516,8 @@ def test_the_app_autosaves_every_few_seconds_with_settings_its_jupyterlab_knows(
     overrides = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["settingsOverrides"]
     assert overrides["@jupyterlab/docmanager-extension:plugin"] == {"autosave": True, "autosaveInterval": build_lite.AUTOSAVE_SECONDS}
     assert build_lite.AUTOSAVE_SECONDS * 1000 < AUTOSAVE_MS / 2
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert f"the app saves an open lesson every {build_lite.AUTOSAVE_SECONDS} seconds" in readme
+    guide = " ".join((ROOT / "docs" / "teaching" / "browser_app.md").read_text(encoding="utf-8").split())
+    assert f"the app saves an open lesson every {build_lite.AUTOSAVE_SECONDS} seconds" in guide
     # Each setting is one the app's JupyterLab has, of the type its schema gives.
     types = {"boolean": bool, "number": (int, float), "string": str}
     for plugin, values in build_lite.SETTINGS.items():

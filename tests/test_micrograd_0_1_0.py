@@ -15,6 +15,7 @@ import pytest
 
 PROGRAMS = Path(__file__).resolve().parent / "programs_for_0_1_0.py"
 REPO = Path(__file__).resolve().parent.parent
+PAGE = REPO / "docs" / "guide" / "micrograd_0_1_0.md"  # the course site's page on what differs from 0.1.0
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +107,7 @@ def run_trace_graph(python, engine_folder):
     return json.loads(done.stdout)
 
 
-def test_trace_graph_draws_the_same_numbers_and_the_graphs_the_readme_describes(reference_folder):
+def test_trace_graph_draws_the_same_numbers_and_the_graphs_the_page_describes(reference_folder):
     theirs = run_trace_graph(sys._base_executable, reference_folder)
     ours = run_trace_graph(sys.executable, REPO)
     assert theirs.pop("micrograd").startswith(str(reference_folder))
@@ -122,9 +123,9 @@ def test_trace_graph_draws_the_same_numbers_and_the_graphs_the_readme_describes(
         "a - b": ["*", "+"], "-a": ["*"], "a / b": ["*", "**-1"]}
     # the neuron's w·x + b: one node here, a * and a + per input there
     assert ours["neuron"]["ops"] == ["ReLU", "w·x+b"] and theirs["neuron"]["ops"] == ["*", "*", "+", "+", "ReLU"]
-    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
-    assert f"its two-input neuron has {ours['neuron']['nodes']} nodes here and {theirs['neuron']['nodes']} under 0.1.0" in readme
-    assert "(`'+'`, `'*'`, `'**2'`, `'ReLU'`)" in readme and "(`'-'`, `'neg'`, `'/'`," in readme
+    page = _page()
+    assert f"its two-input neuron has {ours['neuron']['nodes']} nodes here and {theirs['neuron']['nodes']} under 0.1.0" in page
+    assert "(`'+'`, `'*'`, `'**2'`, `'ReLU'`)" in page and "(`'-'`, `'neg'`, `'/'`," in page
 
 
 SEED_PROGRAM = r"""
@@ -136,9 +137,8 @@ print(json.dumps({"micrograd": micrograd.__file__, "seed": str(y.grad), "Value(2
 """
 
 
-def test_the_readme_lists_how_numbers_print_here_and_under_0_1_0(reference_folder):
+def test_the_page_lists_how_numbers_print_here_and_under_0_1_0(reference_folder):
     """Not fixed, listed: numbers are floats here, so the seed prints 1.0 where 0.1.0 prints 1."""
-    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     outputs = {}
     for who, python, folder in [("theirs", sys._base_executable, reference_folder), ("ours", sys.executable, REPO)]:
         code = f"import sys; sys.path.insert(0, {str(folder)!r}); exec({SEED_PROGRAM!r})"
@@ -151,14 +151,14 @@ def test_the_readme_lists_how_numbers_print_here_and_under_0_1_0(reference_folde
         "ours": {"seed": "1.0", "Value(2)": "Value(data=2.0, grad=0.0)"},
     }
     assert ("after `y = Value(2.0) * 3` and `y.backward()`, `print(y.grad)` shows `1.0` here and `1` under 0.1.0, "
-            "and `Value(2)` is `Value(data=2.0, grad=0.0)` here and `Value(data=2, grad=0)` there") in readme
+            "and `Value(2)` is `Value(data=2.0, grad=0.0)` here and `Value(data=2, grad=0)` there") in _page()
 
 
-def _readme():
-    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+def _page():
+    return " ".join(PAGE.read_text(encoding="utf-8").split())
 
 
-def test_the_readme_lists_how_numpy_numbers_print_here_and_under_0_1_0(micrograd_0_1_0_value):
+def test_the_page_lists_how_numpy_numbers_print_here_and_under_0_1_0(micrograd_0_1_0_value):
     import numpy as np
 
     from micrograd import Value
@@ -174,10 +174,10 @@ def test_the_readme_lists_how_numpy_numbers_print_here_and_under_0_1_0(micrograd
     assert ("after `x = Value(np.float64(2.0))`, `x.data` and `(x * 3).data` are `2.0` and `6.0` here and "
             "`np.float64(2.0)` and `np.float64(6.0)` under 0.1.0, so a list of them prints `[2.0, 6.0]` "
             "here and `[np.float64(2.0), np.float64(6.0)]` there (with numpy 2; `print(x)` shows `data=2.0` in both)"
-            ) in _readme()
+            ) in _page()
 
 
-def test_the_readme_lists_that_a_value_inside_a_value_runs_under_0_1_0_and_stops_here(micrograd_0_1_0_value):
+def test_the_page_lists_that_a_value_inside_a_value_runs_under_0_1_0_and_stops_here(micrograd_0_1_0_value):
     from micrograd import Value
 
     theirs = micrograd_0_1_0_value(micrograd_0_1_0_value(2.0))
@@ -190,4 +190,4 @@ def test_the_readme_lists_that_a_value_inside_a_value_runs_under_0_1_0_and_stops
     assert ("`Value(Value(2.0))`, runs silently under 0.1.0 and holds a `Value` in its `data` (it prints "
             "`Value(data=Value(data=2.0, grad=0), grad=0)`, and arithmetic on it builds more Values inside Values); "
             "here it stops with a `TypeError` that says to use the `Value` as it is, or `Value(v.data)` for a new "
-            "leaf that holds its number") in _readme()
+            "leaf that holds its number") in _page()

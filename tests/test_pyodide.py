@@ -56,7 +56,7 @@ def packages(tmp_path_factory):
 @pytest.fixture(scope="module")
 def ran(packages):
     """The program's run: it writes what it found to found.json, then drops a chain of its own class too deep
-    for the browser's stack, which ends Pyodide (the README's limit of the app, for a learner's own class)."""
+    for the browser's stack, which ends Pyodide (the app's limit for a learner's own class, in docs/teaching/browser_app.md)."""
     return run_under_pyodide(packages, PROGRAM)
 
 
@@ -153,10 +153,10 @@ def test_the_app_frees_the_engines_chain_of_100_000_negations_and_every_node_of_
     assert chain == {"alive_while_kept": 100_001, "alive_after": 1}, chain  # after: the leaf, still named
 
 
-def test_a_chain_100_000_deep_of_a_class_of_ones_own_still_stops_pyodide_as_the_readme_says(found, ran):
-    # The README's limit of the browser app, for a learner's class: freed one link inside the next, on the
+def test_a_chain_100_000_deep_of_a_class_of_ones_own_still_stops_pyodide_as_the_guide_says(found, ran):
+    # The browser app's limit (docs/teaching/browser_app.md), for a learner's class: freed one link inside the next, on the
     # JavaScript engine's stack, which CPython's guard against deep freeing does not measure.  If a Pyodide to
-    # come frees it, this fails: then the README's sentence goes.
+    # come frees it, this fails: then the guide's sentence goes.
     assert found["own_class_chain"] == "built", found
     assert ran.returncode != 0 and "the chain of OwnNode freed" not in ran.stdout, ran.stdout[-500:]
     assert FATAL in ran.stdout + ran.stderr and "Maximum call stack size exceeded" in ran.stdout + ran.stderr

@@ -43,6 +43,7 @@ import pytest
 
 import chromium
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
+from test_readme import readme_guides
 from waits import BUILD_SECONDS
 
 # Debian's Chromium and the flags the browser test starts it with.
@@ -406,6 +407,17 @@ def test_the_front_page_offers_the_browser_app_beside_make_lab(site):
     assert links[0][1].resolve() == (site / "lite" / "lab" / "index.html").resolve()  # where make site puts the app
     text = re.sub(r"<[^>]+>", "", page.read_text())
     assert "make lab" in text and "Run in your browser" in text
+
+
+def test_every_guide_the_readme_points_to_is_a_page_of_the_site_linked_from_its_front_page(site):
+    # The guides (docs/guide/, docs/teaching/) are read on the site; the README links to their sources.
+    guides = readme_guides()
+    assert guides, "the README points to no guide"
+    front = {target.resolve() for _, _, _, target in local_links(site / "index.html")}
+    for guide in guides:
+        page = site / Path(guide).with_suffix(".html")
+        assert page.is_file(), f"the README points to docs/{guide}, which the site did not build"
+        assert page.resolve() in front, f"the site's front page does not link to {page.relative_to(site)}"
 
 
 def test_the_run_in_your_browser_notes_say_which_lessons_have_matplotlib_figures():

@@ -1,4 +1,4 @@
-"""A fork's CI: the GitHub Actions workflows are valid, and they run what the README says.
+"""A fork's CI: the GitHub Actions workflows are valid, and they run what the guide to checking a fork says.
 
 They are validated against GitHub's workflow schema as ``check-jsonschema``
 vendors it (``--builtin-schema vendor.github-workflows``), read from the

@@ -272,7 +272,7 @@ def _three_backwards(value_class):
 
 
 _RESETS = ("the package's backward() starts the nodes in between from 0 on every call and only the leaves keep "
-           "adding up (the README explains why)")
+           "adding up (the course site's page on micrograd 0.1.0 explains why)")
 
 
 def _package_problem(answer, mine):

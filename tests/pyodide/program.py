@@ -1,7 +1,7 @@
 # Run under Pyodide by tests/test_pyodide.py (through run.mjs): the course as the browser app's
 # kernel runs it. Writes what it found, as one JSON object, to /packages/found.json for the test to
 # check (a file: what is still on its way to standard output is lost when Pyodide stops); then drops
-# a chain of a class of its own, which ends Pyodide (the README's limit of the browser app).
+# a chain of a class of its own, which ends Pyodide (the browser app's limit, docs/teaching/browser_app.md).
 import contextlib
 import gc
 import io
@@ -145,5 +145,5 @@ for _ in range(100_000):
 found["own_class_chain"] = "built"
 with open("/packages/found.json", "w", encoding="utf-8") as written:
     json.dump(found, written)
-del chain  # ends Pyodide: the test checks that it still does, as the README says
+del chain  # ends Pyodide: the test checks that it still does, as docs/teaching/browser_app.md says
 print("the chain of OwnNode freed")

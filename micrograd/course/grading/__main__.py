@@ -12,7 +12,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m micrograd.course.grading",
         description="Run each submitted lesson notebook in a fresh, limited, sandboxed kernel and tabulate its "
-        "exercise verdicts. Grading executes the submitted code: see the README's section on grading.",
+        "exercise verdicts. Grading executes the submitted code: see the course site's page on grading (docs/teaching/grading.md).",
     )
     parser.add_argument("folder", metavar="DIR", help="folder of submitted notebooks (searched recursively for .ipynb)")
     parser.add_argument("--csv", metavar="FILE", help="where to write the CSV (default: DIR/grades.csv)")
