@@ -90,3 +90,39 @@ def test_every_link_between_the_site_s_pages_names_a_page(guide):
     missing = [target for target, file in local_links(ROOT / "docs" / guide)
                if file.suffix == ".md" and not file.is_file()]
     assert not missing, f"docs/{guide} links to pages that do not exist: {missing}"
+
+
+# A merge left unresolved: git's markers at the start of a line (a line of "=" alone is Markdown's heading rule).
+CONFLICT = re.compile(r"^(<{7} |>{7} )", re.MULTILINE)
+
+
+def conflicted(root):
+    """The tracked text files under root that hold a conflict marker, with the first such line's number."""
+    import subprocess
+
+    names = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout.split(b"\0")
+    found = []
+    for name in filter(None, names):
+        path = root / name.decode()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue  # a picture, a wheel, or a file the working tree has deleted
+        match = CONFLICT.search(text)
+        if match:
+            found.append(f"{name.decode()}:{text.count(chr(10), 0, match.start()) + 1}")
+    return found
+
+
+def test_no_file_keeps_a_merge_conflict():
+    assert conflicted(ROOT) == [], "resolve these merge conflicts (git's <<<<<<< and >>>>>>> lines)"
+
+
+def test_a_merge_conflict_is_found(tmp_path):
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "notes.md").write_text("# Title\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n", encoding="utf-8")
+    (tmp_path / "fine.md").write_text("Heading\n=======\n", encoding="utf-8")
+    subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
+    assert conflicted(tmp_path) == ["notes.md:3"]
