@@ -35,6 +35,7 @@ class Grade:
     # For the gradebook and the feedback (micrograd.course.grading.roster, points, feedback):
     student: str = ""  # the student's id, "" when none was found
     claimed: str = ""  # the id the notebook's metadata names (metadata.micrograd.student), if any
+    student_from: str = ""  # where the id came from ("roster", "file name", "metadata"), or "none: why"
     score: float = 0.0
     max_score: float = 0.0
     printed: dict = field(default_factory=dict)  # cell index -> what the cell printed (cut to a limit)

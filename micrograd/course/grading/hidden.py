@@ -50,7 +50,7 @@ import secrets
 import time
 from pathlib import Path
 
-from .grades import STATUSES
+from micrograd.course.verdicts import MARKS
 
 HIDDEN_TIMEOUT = 60  # seconds for all of a lesson's hidden checks, after the notebook's own time limit
 MAX_MESSAGE = 300  # characters of a hidden check's message kept
@@ -143,7 +143,7 @@ def apply(grade, event, titles):
     result = (event or {}).get("result") or {"error": "the hidden checks did not run (the notebook's run ended first)"}
     verdicts = {}
     for item in result.get("results", []) if isinstance(result.get("results"), list) else []:
-        if isinstance(item, dict) and item.get("title") in titles and item.get("status") in STATUSES:
+        if isinstance(item, dict) and item.get("title") in titles and item.get("status") in MARKS:
             verdicts[item["title"]] = item
             if item.get("tampered"):
                 grade.suspect.append(f"{item['title'].split(':')[0]}: the hidden check's names changed while it ran")

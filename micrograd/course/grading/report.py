@@ -76,6 +76,9 @@ def format_table(grades, width=40):
         if lesson:
             lines += [f"  {title}" for title in titles]
         lines.append("")
+    anonymous = [grade.submission for grade in grades if grade.student_from.startswith("none")]
+    if anonymous:
+        lines += [f"No student id ({len(anonymous)}): {', '.join(anonymous)}", ""]
     suspects = [grade for grade in grades if grade.suspect]
     if suspects:
         lines.append("Suspect: verdicts the grader cannot vouch for (only those of released checker calls are counted)")
@@ -87,17 +90,17 @@ def format_table(grades, width=40):
 
 
 def csv_rows(grades, prefixed=None):
-    """(header, rows as dicts) of the CSV: submission, student, lesson, score, max_score, run, suspect, sandbox,
+    """(header, rows as dicts) of the CSV: submission, student, student_from, lesson, score, max_score, run, suspect, sandbox,
     seconds, then one column per exercise (named "01 Exercise 1: ..." when the rows hold several lessons, or prefixed)."""
     columns = _columns(grades)
     single = len({lesson for lesson, _ in columns}) <= 1 if prefixed is None else not prefixed
     names = [title if single else f"{lesson} {title}" for lesson, title in columns]
-    header = ["submission", "student", "lesson", "score", "max_score", "run", "suspect", "sandbox", "seconds", *names]
+    header = ["submission", "student", "student_from", "lesson", "score", "max_score", "run", "suspect", "sandbox", "seconds", *names]
     rows = []
     for grade in grades:
         scored = bool(grade.results)
         rows.append(dict(zip(header, [
-            grade.submission, grade.student, grade.lesson, f"{grade.score:g}" if scored else "",
+            grade.submission, grade.student, grade.student_from, grade.lesson, f"{grade.score:g}" if scored else "",
             f"{grade.max_score:g}" if scored else "", grade.summary, "; ".join(grade.suspect),
             grade.sandbox or "not run", grade.seconds,
             *[grade.results.get(title, "") if grade.lesson == lesson else "" for lesson, title in columns],

@@ -16,8 +16,8 @@ path (e.g. ``'(?P<student>[a-z]+\\d+)_lesson'``); else the id its metadata names
 (``"micrograd": {"student": "..."}`` in the notebook's metadata, which the
 student wrote: used only when nothing else names one).  With a roster, an id
 not in it is not used.  A submission with no id keeps its row, with an empty
-``student`` and a note saying why; two submissions of one student and lesson
-both get a note, and neither is exported.
+``student`` and, in ``student_from``, why; two submissions of one student and
+lesson both say so there, and neither is exported.
 """
 
 import csv
@@ -84,12 +84,13 @@ def identify(grades, roster=None, id_pattern=None):
         elif grade.claimed:
             found, how = grade.claimed, "metadata"
         if found and roster is not None and found not in roster:
-            grade.notes.append(f"no student id: {found!r}, from the {how}, is not in the roster")
+            how = f"none: {found!r}, from the {how}, is not in the roster"
             found = ""
         elif not found:
-            grade.notes.append("no student id: neither the roster, the id pattern nor its metadata names one")
+            how = "none: neither the roster, the id pattern nor its metadata names one"
         elif grade.claimed and grade.claimed != found:
-            grade.notes.append(f"its metadata names student {grade.claimed!r}; the {how} says {found!r}, which is used")
+            how += f" (its metadata names {grade.claimed!r})"
+        grade.student_from = how
         grade.student = found
     seen = {}
     for grade in grades:
@@ -99,7 +100,7 @@ def identify(grades, roster=None, id_pattern=None):
         if len(same) > 1:
             for grade in same:
                 others = ", ".join(other.submission for other in same if other is not grade)
-                grade.notes.append(f"student {student} has another submission of lesson {lesson} ({others}): not exported")
+                grade.student_from += f"; another submission of lesson {lesson} ({others}): not exported"
     return grades
 
 
