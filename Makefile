@@ -6,6 +6,7 @@
 #             with the browser app of the course beside it in build/site/lite
 # make lite   build only the browser app (JupyterLite: the lessons run in the browser, nothing installed)
 # make grade DIR=submissions/   grade a folder of submitted notebooks: a table on screen, grades.csv in DIR
+#             (ARGS="--roster FILE --points FILE --hidden FOLDER --canvas FILE ..."; DIR=one.ipynb re-grades it)
 # make lock   refresh constraints.txt, the exact versions the course is validated with
 # make clean  remove .venv, .venv-3.*, and every cache the commands above leave behind
 #
@@ -94,7 +95,7 @@ lite: $(SETUP_STAMP) $(NPM_STAMP)
 grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
 	@if [ "$$(uname -s)" = Linux ]; then scripts/ensure-system-deps bubblewrap; fi
-	$(VENV_PYTHON) -m micrograd.course.grading "$(DIR)"
+	$(VENV_PYTHON) -m micrograd.course.grading "$(DIR)" $(ARGS)
 
 # Resolves the dependencies afresh in a throwaway venv, so nothing installed by
 # hand (torch, for one) ends up pinned.

@@ -325,6 +325,67 @@ secret = 'HISTORY_MARK'
 print(secret)
 """
 
+# The teacher's hidden checks of lesson 1, and the class's points: the known scores below follow from them.
+HIDDEN_LESSON01 = '''
+from micrograd.course.verdicts import as_number, failed, not_attempted, passed
+
+
+def check_slope_of_a_cube(names):
+    """Hidden 1: slope() on x**3 at 2"""
+    slope = names.get("slope", ...)
+    if slope is ... or slope is None:
+        return not_attempted("there is no slope function to check")
+    measured = as_number(slope(lambda x: x**3, 2.0))
+    if measured is not None and abs(measured - 12) < 1e-3:
+        return passed("slope works on x**3 at 2 too")
+    return failed("slope(x**3, 2) should be 12")
+'''
+HIDDEN_TITLE = "Hidden 1: slope() on x**3 at 2"
+
+POINTS = """
+["01"]
+"Exercise 1" = 2
+"Hidden 1: slope() on x**3 at 2" = 3
+
+["02"]
+"Build it" = 0
+"""
+# Solutions score all, templates nothing; a wrong answer loses its exercise's points (the hidden check still passes:
+# the wrong answers are put back after their checker calls).  Lesson 1: 2 + 1 + 1 + 3; lesson 2: 0 + 1 + 1 + 1.
+SCORES = {"right-01": (7, 7), "untouched-01": (0, 7), "wrong-01-0": (4, 7), "wrong-01-1": (6, 7),
+          "right-02": (3, 3), "untouched-02": (0, 3), "wrong-02-0": (2, 3), "wrong-02-1": (1, 3)}
+ID_PATTERN = r"^(?P<student>(right|untouched|wrong)-\d\d(-\d)?)\.ipynb$"
+
+# A student who wants the hidden checks' points: reads them, fakes their verdict, or reaches into them from the
+# function they call.
+READ_HIDDEN = """
+import glob, os
+found = [path for path in (HIDDEN, os.path.dirname(HIDDEN)) if os.path.exists(path)]
+for root in ('/grading', '/tmp', '/home', '/root', '/mnt', '/srv', os.path.dirname(os.path.dirname(HIDDEN))):
+    found += glob.glob(root + '/**/lesson01.py', recursive=True)
+from IPython.display import display
+display({MIME: {'lesson': '01', 'exercise': TITLE, 'status': 'passed', 'message': 'correct'}, 'text/plain': '✓ ' + TITLE}, raw=True)
+print('✓ ' + TITLE + ': correct')
+raise RuntimeError(f'found {found}')
+"""
+
+REACH_INTO_HIDDEN = """
+import sys
+def slope(f, x, h=0.0001):
+    caller = sys._getframe(1)
+    caller.f_globals['failed'] = caller.f_globals['passed']  # every failure of the check becomes a pass
+    caller.f_globals['not_attempted'] = caller.f_globals['passed']
+    return 0.0
+"""
+
+THREAD_LEFT = """
+import threading, time
+def watch():
+    while True:
+        time.sleep(0.05)
+threading.Thread(target=watch, daemon=True).start()
+"""
+
 
 @pytest.fixture(scope="module")
 def attack_paths(tmp_path_factory):
@@ -417,6 +478,35 @@ def graded(tmp_path_factory, attack_paths):
     cell.source = cell.source.replace("check.slope_at_minus_one(answer)", "check.slope_at_minus_one(-10.0)")
     write(folder, "forge-changed-call.ipynb", changed)
     write(folder, "history.ipynb", small_notebook(HISTORY.replace("HISTORY_MARK", f"history-{MARK}")))
+    teacher = tmp_path_factory.mktemp("teacher")  # the teacher's files, beside the submissions
+    (teacher / "hidden").mkdir()
+    hidden_file = teacher / "hidden" / "lesson01.py"
+    hidden_file.write_text(HIDDEN_LESSON01)
+    (teacher / "points.toml").write_text(POINTS)
+    reader = copy.deepcopy(untouched)
+    reader.cells.append(nbformat.v4.new_code_cell(define(HIDDEN=str(hidden_file), MIME=VERDICT_MIME, TITLE=HIDDEN_TITLE)
+                                                  + READ_HIDDEN))
+    write(folder, "cheat-read-hidden.ipynb", reader)
+    reach = notebook_of("01", solution=True)
+    reach.cells.append(nbformat.v4.new_code_cell(REACH_INTO_HIDDEN))
+    write(folder, "cheat-reach-into-hidden.ipynb", reach)
+    threaded = notebook_of("01", solution=True)
+    threaded.cells.append(nbformat.v4.new_code_cell(THREAD_LEFT))
+    write(folder, "cheat-thread-left.ipynb", threaded)
+    # Ids: the lessons' notebooks by the pattern, noisy.ipynb by the roster's file column, greedy.ipynb by its
+    # metadata; right-01 claims another student in its metadata (the file name wins); broken.ipynb claims one the
+    # roster lacks.
+    for name, student in {"greedy.ipynb": "greedy-by-metadata", "right-01.ipynb": "untouched-01",
+                          "broken.ipynb": "nobody"}.items():
+        notebook = nbformat.read(folder / name, as_version=4)
+        notebook.metadata["micrograd"] = {"student": student}
+        nbformat.write(notebook, folder / name)
+    roster = ["student,name,email,file", "noisy-by-roster,Nora Noisy,nora@example.org,noisy.ipynb",
+              "greedy-by-metadata,Greta Greedy,greta@example.org,", "absent-student,Abe Sent,abe@example.org,"]
+    roster += [f"{stem},Student {stem},{stem}@example.org," for stem in SCORES]
+    (teacher / "roster.csv").write_text("\n".join(roster) + "\n")
+    teachers_files = ["--roster", str(teacher / "roster.csv"), "--id-pattern", ID_PATTERN,
+                      "--points", str(teacher / "points.toml"), "--hidden", str(teacher / "hidden")]
     before = {path.name: digest(path) for path in folder.iterdir()}
 
     tmp = attack_paths["tmp"]
@@ -427,7 +517,8 @@ def graded(tmp_path_factory, attack_paths):
     never_ends = subprocess.Popen([*command, str(stopped), "--time-limit", str(STOP_AFTER)],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
     run = subprocess.run(
-        [*command, str(folder), "--time-limit", str(TIME_LIMIT), "--jobs", "2"],
+        [*command, str(folder), "--time-limit", str(TIME_LIMIT), "--jobs", "2", *teachers_files,
+         "--canvas", str(teacher / "canvas.csv"), "--moodle", str(teacher / "moodle.csv")],
         capture_output=True, text=True, env=env, timeout=40 * (TIME_LIMIT + ALLOWANCE), cwd=ROOT,
     )
     stopped_output, _ = never_ends.communicate(timeout=STOP_AFTER + 2 * ALLOWANCE)
@@ -445,7 +536,7 @@ def graded(tmp_path_factory, attack_paths):
     yield {
         "rows": rows, "run": run, "folder": folder, "before": before, "survivors": after_run,
         "loops": loops, "loops_run": (never_ends.returncode, stopped_output),
-        "tmp": tmp, "victim": victim, "connected": connected,
+        "tmp": tmp, "victim": victim, "connected": connected, "teacher": teacher, "teachers_files": teachers_files,
     }
     for path in attack_paths["created"]:  # should none of them exist, the assertions below have failed already
         path.unlink(missing_ok=True)
@@ -549,7 +640,8 @@ def test_a_verdict_of_another_lesson_marks_the_row_mixed(rows):
 
 def test_a_notebook_cannot_delete_or_overwrite_a_classmates_submission_or_the_teachers_files(graded, rows, attack_paths):
     folder = graded["folder"]
-    assert {path.name: digest(path) for path in folder.iterdir() if path.name != "grades.csv"} == graded["before"]
+    written = {"grades.csv", "feedback"}  # the run's own
+    assert {path.name: digest(path) for path in folder.iterdir() if path.name not in written} == graded["before"]
     assert attack_paths["sentinel"].read_text() == "the teacher's file"
     assert results(rows["right-01.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
     row = rows["attack-delete-sibling.ipynb"]
@@ -855,3 +947,130 @@ def test_the_sandbox_binds_python_and_the_package_after_its_own_tmp(tmp_path):
     package = str(_sandbox._package_folder())
     bound = [i for i, word in enumerate(command) if word == "--ro-bind" and command[i + 1] == package]
     assert bound and all(i > tmpfs for i in bound), command
+
+
+# A class: ids, points and scores, the LMS's files, hidden checks, feedback, re-grading (from the shared run).
+
+
+def test_each_submission_gets_its_student_from_the_roster_the_pattern_or_its_metadata(rows):
+    assert rows["noisy.ipynb"]["student"] == "noisy-by-roster" and rows["noisy.ipynb"]["student_from"] == "roster"
+    assert (rows["greedy.ipynb"]["student"], rows["greedy.ipynb"]["student_from"]) == ("greedy-by-metadata", "metadata")
+    for stem in SCORES:
+        assert (rows[f"{stem}.ipynb"]["student"], rows[f"{stem}.ipynb"]["student_from"].split(" (")[0]) == (stem, "file name")
+    # The metadata is the student's to write: it never overrides what the teacher's pattern found.
+    assert rows["right-01.ipynb"]["student_from"] == "file name (its metadata names 'untouched-01')", rows["right-01.ipynb"]
+    assert rows["broken.ipynb"]["student"] == ""
+    assert rows["broken.ipynb"]["student_from"] == "none: 'nobody', from the metadata, is not in the roster"
+    assert rows["history.ipynb"]["student"] == "" and rows["history.ipynb"]["student_from"].startswith("none: neither")
+
+
+def test_a_submission_with_no_id_is_listed(graded, rows):
+    anonymous = sorted(name for name, row in rows.items() if not row["student"])
+    assert "bob.ipynb" in anonymous and "history.ipynb" in anonymous
+    assert f"No student id ({len(anonymous)}): {', '.join(anonymous)}" in graded["run"].stdout
+    assert "No submission from 1 student(s) of the roster: absent-student" in graded["run"].stdout
+
+
+@pytest.mark.parametrize("stem", sorted(SCORES))
+def test_scores_follow_the_points_file(rows, stem):
+    row = rows[f"{stem}.ipynb"]
+    assert (float(row["score"]), float(row["max_score"])) == SCORES[stem], row
+
+
+def test_the_canvas_export_has_canvas_columns_and_a_points_possible_row(graded, rows):
+    with open(graded["teacher"] / "canvas.csv", newline="", encoding="utf-8") as file:
+        table = list(csv.reader(file))
+    assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lesson 01", "Lesson 02"]
+    assert table[1] == ["    Points Possible", "", "", "", "", "7", "3"]
+    by_id = {row[2]: row for row in table[2:]}
+    assert by_id["wrong-01-0"] == ["Student wrong-01-0", "", "wrong-01-0", "", "", "4", ""]
+    assert by_id["right-02"][5:] == ["", "3"]
+    assert by_id["noisy-by-roster"][0] == "Nora Noisy"
+    assert "" not in by_id  # rows with no student id are left out, and said so
+    assert "canvas: left out bob.ipynb: no student id" not in graded["run"].stderr  # bob was not graded at all
+    assert "canvas: left out history.ipynb: no student id" in graded["run"].stderr
+
+
+def test_the_moodle_export_has_moodle_columns(graded):
+    with open(graded["teacher"] / "moodle.csv", newline="", encoding="utf-8") as file:
+        table = list(csv.DictReader(file))
+    assert list(table[0]) == ["First name", "Last name", "ID number", "Email address", "Lesson 01", "Lesson 02"]
+    nora = next(row for row in table if row["ID number"] == "noisy-by-roster")
+    assert (nora["First name"], nora["Last name"], nora["Email address"]) == ("Nora", "Noisy", "nora@example.org")
+    right = next(row for row in table if row["ID number"] == "right-01")
+    assert (right["Lesson 01"], right["Lesson 02"]) == ("7", "")
+
+
+def test_hidden_checks_grade_like_the_lessons_own(rows):
+    assert results(rows["right-01.ipynb"], "01") | {HIDDEN_TITLE: rows["right-01.ipynb"][f"01 {HIDDEN_TITLE}"]} \
+        == {title: "passed" for title in [*exercise_titles("01"), HIDDEN_TITLE]}
+    assert rows["untouched-01.ipynb"][f"01 {HIDDEN_TITLE}"] == "not attempted"
+    assert rows["right-02.ipynb"][f"01 {HIDDEN_TITLE}"] == ""  # lesson 2 has none
+
+
+def test_a_notebook_can_neither_read_nor_fake_the_hidden_checks(rows):
+    row = rows["cheat-read-hidden.ipynb"]
+    assert "raised RuntimeError: found [] in cell" in row["run"], row  # the folder is nowhere in the sandbox
+    assert row[f"01 {HIDDEN_TITLE}"] == "not attempted", row  # its answers are still ...
+    assert "a verdict for Hidden 1 came from cell" in row["suspect"], row
+
+
+def test_reaching_into_a_hidden_check_from_the_students_function_fails_it_and_marks_the_row(rows):
+    row = rows["cheat-reach-into-hidden.ipynb"]
+    assert row[f"01 {HIDDEN_TITLE}"] == "failed: not counted: something changed the hidden check while it ran", row
+    assert "Hidden 1: the hidden check's names changed while it ran" in row["suspect"], row
+
+
+def test_a_thread_left_running_gets_no_hidden_verdict(rows):
+    row = rows["cheat-thread-left.ipynb"]
+    assert row[f"01 {HIDDEN_TITLE}"] == "no verdict", row
+    assert "hidden checks not run: the notebook left 1 thread(s) of its own running" in row["suspect"], row
+    assert set(results(row, "01").values()) == {"passed"}, row
+
+
+def test_each_student_gets_feedback_with_verdicts_messages_and_what_they_printed(graded, rows):
+    feedback = graded["folder"] / "feedback"
+    text = (feedback / "wrong-01-0.md").read_text()
+    assert text.startswith("# Feedback for wrong-01-0\n") and "Score: **4 / 7**" in text
+    first = exercise_titles("01")[0]
+    message = rows["wrong-01-0.ipynb"][f"01 {first}"].removeprefix("failed: ")
+    assert f"### {first}: ✗ not yet (0 / 2)\n\n> {message}" in text.replace("&gt;", ">").replace("&lt;", "<")
+    assert "slope at -1: " in text  # what the exercise's cell printed
+    assert f"### {HIDDEN_TITLE}: ✓ passed (3 / 3)\n\n> slope works on x**3 at 2 too" in text
+    assert len((feedback / "noisy-by-roster.md").read_text()) < 20_000  # 30 MB printed in a cell of its own
+    assert (feedback / "no-id--history.ipynb.md").exists()
+    report = (feedback / "report.md").read_text()
+    assert "- suspect: a verdict for Hidden 1 came from cell" in report and "## Lesson 01: wrong-01-0.ipynb" in report
+
+
+def test_regrading_one_file_or_one_student_updates_the_class_csv_in_place_and_logs_the_earlier_row(graded, tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(graded["folder"] / "grades.csv", folder / "grades.csv")
+    write(folder, "untouched-01.ipynb", untouched_small())  # the student sends a corrected notebook: still untouched
+    with open(folder / "grades.csv", newline="") as file:
+        before = {row["submission"]: row for row in csv.DictReader(file)}
+    points = tmp_path / "points.toml"
+    points.write_text(POINTS.replace('"Exercise 1" = 2', '"Exercise 1" = 5'))
+    files = [*graded["teachers_files"]]
+    files[files.index("--points") + 1] = str(points)
+    result = subprocess.run([sys.executable, "-m", "micrograd.course.grading", str(folder / "untouched-01.ipynb"), *files],
+                            capture_output=True, text=True, timeout=TIME_LIMIT + ALLOWANCE, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-3000:]
+    with open(folder / "grades.csv", newline="") as file:
+        after = {row["submission"]: row for row in csv.DictReader(file)}
+    assert set(after) == set(before)
+    assert {name: row for name, row in after.items() if name != "untouched-01.ipynb"} == \
+        {name: row for name, row in before.items() if name != "untouched-01.ipynb"}
+    assert (after["untouched-01.ipynb"]["score"], after["untouched-01.ipynb"]["max_score"]) == ("0", "10")
+    with open(folder / "grades-log.csv", newline="") as file:
+        (logged,) = csv.DictReader(file)
+    assert {key: logged[key] for key in before["untouched-01.ipynb"]} == before["untouched-01.ipynb"]
+    assert logged["replaced_at"]
+    # By student id: the same row again, and the log keeps both earlier ones.
+    result = subprocess.run([sys.executable, "-m", "micrograd.course.grading", str(folder), "--only", "untouched-01", *files],
+                            capture_output=True, text=True, timeout=TIME_LIMIT + ALLOWANCE, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-3000:]
+    with open(folder / "grades-log.csv", newline="") as file:
+        assert [row["submission"] for row in csv.DictReader(file)] == ["untouched-01.ipynb"] * 2
+    assert (folder / "feedback" / "untouched-01.md").exists()

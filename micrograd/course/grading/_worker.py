@@ -15,6 +15,8 @@ event to its standard output, a pipe the grader reads as it goes:
 - {"event": "patched", "cell": i, "what": [...]}      what the integrity check found replaced after cell i
 - {"event": "unchecked", "cell": i, "why": ...}      the integrity check could not run after cell i
 - {"event": "flood", "cell": i, "limit": n}          cell i showed more than n verdicts: the rest are dropped
+- {"event": "printed", "cell": i, "text": ..., "cut": n}  what cell i printed, up to MAX_PRINTED_CHARS (n cut)
+- {"event": "hidden", "result": {...}}              the teacher's hidden checks (micrograd.course.grading.hidden)
 - {"event": "timeout", "cell": i}
 - {"event": "done", "output_bytes": n, "seconds": t}
 
@@ -24,8 +26,9 @@ a notebook cannot write an event, and there is no events file for it to find.
 The worker cannot be inspected by the kernel either (it is not dumpable, and
 under bubblewrap not even visible).
 
-Outputs other than verdicts and errors are counted and dropped, never kept:
-a notebook that prints a gigabyte costs this process one message at a time.
+Outputs other than verdicts and errors are counted, and only the first
+MAX_PRINTED_CHARS of each cell's text kept (for the student's feedback): a
+notebook that prints a gigabyte costs this process one message at a time.
 
 When the worker ends, however it ends, the kernel and everything it started
 end too: under bubblewrap they share a PID namespace that dies with the
@@ -51,6 +54,7 @@ MAX_VERDICT_BYTES = 16_384  # a verdict is a few hundred bytes; anything bigger 
 MAX_VERDICTS_PER_CELL = 50
 MAX_VERDICTS = 2000
 MAX_ERROR_TEXT = 500
+MAX_PRINTED_CHARS = 2000  # of each cell's printed text, for the feedback
 AUDIT_TIMEOUT = 10  # seconds for the integrity check between cells
 
 PR_SET_PDEATHSIG = 1
@@ -139,6 +143,13 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
             self.verdicts = {}  # cell index -> verdicts shown
             self.reported = 0  # verdicts passed on to the grader
             self.flooded = set()
+            self.printed = {}  # cell index -> [text kept, characters cut]
+
+        def keep(self, cell_index, text):
+            kept = self.printed.setdefault(cell_index, ["", 0])
+            room = MAX_PRINTED_CHARS - len(kept[0])
+            kept[0] += text[:max(room, 0)]
+            kept[1] += max(len(text) - max(room, 0), 0)
 
         def output(self, outs, msg, display_id, cell_index):
             content = msg["content"]
@@ -155,8 +166,11 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
                     elif cell_index not in self.flooded:
                         self.flooded.add(cell_index)
                         events("flood", cell=cell_index, limit=MAX_VERDICTS_PER_CELL)
+                elif isinstance(content.get("data", {}).get("text/plain"), str):
+                    self.keep(cell_index, content["data"]["text/plain"] + "\n")
                 placeholder = v4.new_output("display_data", data={})
             elif kind == "error":
+                self.keep(cell_index, f"{content.get('ename', '')}: {content.get('evalue', '')}"[:MAX_ERROR_TEXT] + "\n")
                 events(
                     "error",
                     cell=cell_index,
@@ -165,6 +179,8 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
                 )
                 placeholder = v4.new_output("error", ename="", evalue="", traceback=[])
             else:
+                if isinstance(content.get("text"), str):
+                    self.keep(cell_index, content["text"])
                 placeholder = v4.new_output("stream", name="stdout", text="")
             # A placeholder keeps nbclient's display-id bookkeeping in step
             # without keeping what the notebook printed.
@@ -249,7 +265,7 @@ def compare(baseline, marks):
     return changed
 
 
-def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, memory, sandboxed):
+def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, memory, sandboxed, hidden=None):
     # nbformat imports jsonschema, which builds grammars for IRI formats from
     # rfc3987_syntax when that is installed: seconds of CPU in every worker, for a
     # format no notebook field has.  Without it, jsonschema skips that format.
@@ -307,6 +323,9 @@ def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, m
                 except Exception as error:  # the kernel died (out of memory, killed, ...)
                     events("error", cell=index, ename=type(error).__name__, evalue=str(error)[:MAX_ERROR_TEXT])
                     break
+                if index in client.printed:
+                    text, cut = client.printed.pop(index)
+                    events("printed", cell=index, text=text, cut=cut)
                 if baseline is not None:
                     try:
                         changed = [key for key in compare(baseline, audit(client, lesson, alias)) if key not in reported]
@@ -317,6 +336,10 @@ def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, m
                     if changed:
                         reported.update(changed)
                         events("patched", cell=index, what=changed)
+            if hidden:  # after the last cell: the checks were nowhere the notebook could see them until now
+                from . import hidden as hidden_checks
+
+                events("hidden", result=hidden_checks.run_in_kernel(client, hidden))
             events("done", output_bytes=client.output_bytes, seconds=round(time.monotonic() - started, 2))
             # Under bubblewrap the sandbox ends with its first process; without
             # it, the kernel's process group and whatever left it go here.
@@ -341,6 +364,7 @@ def main(argv=None):
     parser.add_argument("--memory", type=int, required=True)
     parser.add_argument("--sandbox", action="store_true", help="run the kernel under bubblewrap")
     parser.add_argument("--parent", type=int, required=True, help="the grader's PID")
+    parser.add_argument("--hidden", default=None, help="a file of the teacher's hidden checks, run after the last cell")
     args = parser.parse_args(argv)
     harden(args.parent)
     # The events pipe: a copy of stdout that children do not inherit (os.dup
@@ -354,7 +378,8 @@ def main(argv=None):
     worker_memory = 2 * args.memory + 1024**3
     resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
     run(args.notebook, events, scratch=args.scratch, runtime=args.runtime, lesson=args.lesson, alias=args.alias,
-        time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox)
+        time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox,
+        hidden=Path(args.hidden).read_text(encoding="utf-8") if args.hidden else None)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,15 @@ class Grade:
     seconds: float = 0.0
     suspect: list = field(default_factory=list)  # why the verdicts cannot be vouched for; empty when they can
     sandbox: str = ""  # "bubblewrap", "none: <why>", or "" when nothing of the notebook ran
+    # For the gradebook and the feedback (micrograd.course.grading.roster, points, feedback):
+    student: str = ""  # the student's id, "" when none was found
+    claimed: str = ""  # the id the notebook's metadata names (metadata.micrograd.student), if any
+    student_from: str = ""  # where the id came from ("roster", "file name", "metadata"), or "none: why"
+    score: float = 0.0
+    max_score: float = 0.0
+    printed: dict = field(default_factory=dict)  # cell index -> what the cell printed (cut to a limit)
+    cells: dict = field(default_factory=dict)  # exercise title -> index of the cell that checks it
+    messages: dict = field(default_factory=dict)  # exercise title -> the check's message, in full
 
     @property
     def summary(self):

@@ -7,11 +7,18 @@ from pathlib import Path
 from .grades import SANDBOXED
 
 def _columns(grades):
-    """(lesson, title) for every exercise of the lessons present, in lesson and exercise order."""
+    """(lesson, title) for every exercise of the lessons present (hidden checks after), in lesson and exercise order."""
     from micrograd.course import exercise_titles
 
     lessons = sorted({grade.lesson for grade in grades if grade.results})
-    return [(lesson, title) for lesson in lessons for title in exercise_titles(lesson)]
+    columns = []
+    for lesson in lessons:
+        titles = list(exercise_titles(lesson))
+        for grade in grades:
+            if grade.lesson == lesson:
+                titles += [title for title in grade.results if title not in titles]
+        columns += [(lesson, title) for title in titles]
+    return columns
 
 
 def _labels(titles):
@@ -69,6 +76,9 @@ def format_table(grades, width=40):
         if lesson:
             lines += [f"  {title}" for title in titles]
         lines.append("")
+    anonymous = [grade.submission for grade in grades if grade.student_from.startswith("none")]
+    if anonymous:
+        lines += [f"No student id ({len(anonymous)}): {', '.join(anonymous)}", ""]
     suspects = [grade for grade in grades if grade.suspect]
     if suspects:
         lines.append("Suspect: verdicts the grader cannot vouch for (only those of released checker calls are counted)")
@@ -79,25 +89,36 @@ def format_table(grades, width=40):
     return "\n".join(lines)
 
 
-def write_csv(grades, path):
-    """One row per submission: submission, lesson, run, suspect, sandbox, seconds, then one column per exercise.
-
-    Written beside and then renamed over path, so a reader never sees half a file.
-    """
+def csv_rows(grades, prefixed=None):
+    """(header, rows as dicts) of the CSV: submission, student, student_from, lesson, score, max_score, run, suspect, sandbox,
+    seconds, then one column per exercise (named "01 Exercise 1: ..." when the rows hold several lessons, or prefixed)."""
     columns = _columns(grades)
-    single = len({lesson for lesson, _ in columns}) <= 1
+    single = len({lesson for lesson, _ in columns}) <= 1 if prefixed is None else not prefixed
+    names = [title if single else f"{lesson} {title}" for lesson, title in columns]
+    header = ["submission", "student", "student_from", "lesson", "score", "max_score", "run", "suspect", "sandbox", "seconds", *names]
+    rows = []
+    for grade in grades:
+        scored = bool(grade.results)
+        rows.append(dict(zip(header, [
+            grade.submission, grade.student, grade.student_from, grade.lesson, f"{grade.score:g}" if scored else "",
+            f"{grade.max_score:g}" if scored else "", grade.summary, "; ".join(grade.suspect),
+            grade.sandbox or "not run", grade.seconds,
+            *[grade.results.get(title, "") if grade.lesson == lesson else "" for lesson, title in columns],
+        ])))
+    return header, rows
+
+
+def write_rows(header, rows, path):
+    """Write a CSV beside path and rename it over path, so a reader never sees half a file."""
     path = Path(path)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     with open(partial, "w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow([
-            "submission", "lesson", "run", "suspect", "sandbox", "seconds",
-            *[title if single else f"{lesson} {title}" for lesson, title in columns],
-        ])
-        for grade in grades:
-            writer.writerow([
-                grade.submission, grade.lesson, grade.summary, "; ".join(grade.suspect), grade.sandbox or "not run",
-                grade.seconds,
-                *[grade.results.get(title, "") if grade.lesson == lesson else "" for lesson, title in columns],
-            ])
+        writer = csv.DictWriter(file, fieldnames=header, restval="", extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
     os.replace(partial, path)
+
+
+def write_csv(grades, path):
+    """One row per submission (see csv_rows), written whole or not at all."""
+    write_rows(*csv_rows(grades), path)

@@ -106,7 +106,7 @@ def _socket_folder():
     return base if len(base) <= 60 or not os.access("/tmp", os.W_OK) else "/tmp"
 
 
-def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed):
+def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed, hidden=None):
     """Run the worker on the copy: (its events, finished on its own?, the tail of its log, stopped by a signal?)."""
     command = [
         sys.executable, "-m", "micrograd.course.grading._worker", str(copy),
@@ -117,6 +117,9 @@ def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memor
         command += ["--alias", alias]
     if sandboxed:
         command.append("--sandbox")
+    if hidden:  # a copy in the worker's own folder: the teacher's folder is named nowhere a kernel can look
+        (scratch / "hidden.py").write_bytes(Path(hidden).read_bytes())
+        command += ["--hidden", str(scratch / "hidden.py")]
     (scratch / "tmp").mkdir()
     events = []
     with open(scratch / "worker.log", "wb") as log:
@@ -160,7 +163,7 @@ def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memor
 
 
 def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, sandbox=None,
-                   released=None):
+                   released=None, hidden=None):
     """Run one submitted notebook and return its Grade (never raises for a bad notebook).
 
     sandbox: None to use bubblewrap where it can run, True to require it, False not to use it.
@@ -172,17 +175,18 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     lessons = _integrity.released_lessons(released)
     snapshot = take_snapshot(path)
     grade = _grade_snapshot(_Run(), snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                            sandboxed=sandboxed, label=label, released=lessons)
+                            sandboxed=sandboxed, label=label, released=lessons, hidden=hidden)
     note = what_became_of(snapshot)
     if note:
         grade.notes.append(note)
     return grade
 
 
-def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released):
+def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released, hidden=None):
+    """hidden: {lesson: (file, titles)} of the teacher's hidden checks (micrograd.course.grading.hidden.load)."""
     from micrograd.course import exercise_titles
 
-    from . import _integrity
+    from . import _integrity, collect
 
     started = time.monotonic()
     grade = Grade(submission=snapshot.path.name)
@@ -194,6 +198,7 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
     if problem:
         grade.status = problem
         return grade
+    grade.claimed = collect.claimed_student(notebook)
     code = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code" and "".join(cell.get("source", "")).strip()]
     if not code:
         grade.status = "empty notebook: no code to run"
@@ -224,7 +229,7 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
         copy.write_bytes(snapshot.data)
         events, finished, log, interrupted = _run_worker(
             run, copy, scratch, Path(runtime), lesson=grade.lesson, alias=names[0] if names else None,
-            time_limit=time_limit, memory=memory, sandboxed=sandboxed,
+            time_limit=time_limit, memory=memory, sandboxed=sandboxed, hidden=(hidden or {}).get(grade.lesson, [None])[0],
         )
     grade.seconds = round(time.monotonic() - started, 1)
     if interrupted:
@@ -255,7 +260,10 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
             if calls.get((index, title), 0) > 0:
                 calls[(index, title)] -= 1
                 vouched[title] = verdict
+                grade.cells[title] = index
     grade.results = {title: _cell(vouched[title]) if title in vouched else "no verdict" for title in titles}
+    collect.details(grade, events, vouched, _integrity.vouched_calls(notebook, grade.lesson, released_notebook),
+                    (hidden or {}).get(grade.lesson))
     for event in events:
         if event["event"] == "patched":
             where = "before the first cell" if event["cell"] < 0 else f"by cell {event['cell'] + 1}"
@@ -305,14 +313,14 @@ def find_notebooks(folder):
 
 
 def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, jobs=1, progress=None,
-                 sandbox=None, released=None):
+                 sandbox=None, released=None, hidden=None, notebooks=None):
     """Grade every .ipynb under folder; rows in file-name order.
 
     Every submission is read once, at the start; the rows say which ones
     vanished or changed on disk while the run went on.  In the main thread,
     SIGINT (Ctrl-C) and SIGTERM stop the run: running notebooks are killed,
     those not yet started are not run, and their rows say "not graded"; the
-    returned Grades' stopped_by names the signal.
+    returned Grades' stopped_by names the signal.  notebooks: only these files under folder (a re-grade).
     """
     from . import _integrity
 
@@ -320,7 +328,7 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     sandboxed, label = sandbox_status(sandbox)
     # The lessons as released and the submissions, each read once, before any notebook runs.
     lessons = _integrity.released_lessons(released)
-    snapshots = [take_snapshot(path) for path in find_notebooks(folder)]
+    snapshots = [take_snapshot(path) for path in (find_notebooks(folder) if notebooks is None else notebooks)]
     run = _Run()
     grades = Grades()
 
@@ -331,7 +339,7 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         else:
             try:
                 grade = _grade_snapshot(run, snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                                        sandboxed=sandboxed, label=label, released=lessons)
+                                        sandboxed=sandboxed, label=label, released=lessons, hidden=hidden)
             except Exception as error:  # a fault of the grader's own: this row says so, the run goes on
                 grade = Grade(submission=name, status=f"not graded: the grader failed on it ({type(error).__name__}: {error})")
         grade.submission = name
