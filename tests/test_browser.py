@@ -593,6 +593,17 @@ def live_runs(names):
     return live
 
 
+LIGHT_THEME, DARK_THEME = "JupyterLab Light", "JupyterLab Dark"
+
+
+def set_theme(page, theme):
+    """JupyterLab's theme, picked as a learner picks it (Settings > Theme); waits until the page wears it."""
+    page.get_by_role("menuitem", name="Settings", exact=True).click()
+    page.locator(".lm-Menu-item").filter(has_text=re.compile(r"^Theme")).click()
+    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(f"^{re.escape(theme)}$")).click()
+    page.wait_for_function("theme => document.body.dataset.jpThemeName === theme", arg=theme)
+
+
 def show_stored_outputs(page, panel, kernel=True):
     """Open a notebook as stored: wait for its last cell and every image to be in the page."""
     from playwright.sync_api import expect
@@ -672,6 +683,14 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 axe_issues = [f"axe: {line}" for line in described(blocking(ours))]
                 report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}; "
                               f"from third-party controls inside them: {not_ours(ours) or 'nothing'}")
+                # The same in JupyterLab's dark theme: text and shapes against what is behind them there.
+                set_theme(page, DARK_THEME)
+                dark = run_axe(page, include=OURS)
+                axe_issues += [f"axe, dark theme: {line}" for line in described(blocking(dark))]
+                report.append(f"{name}: axe in the dark theme: {counts(dark) or 'nothing'}")
+                if SHOTS:
+                    screenshot_widgets(page, panel, name.replace(".ipynb", "-dark.ipynb"))
+                set_theme(page, LIGHT_THEME)
                 if AXE_REPORT:
                     whole = run_axe(page)
                     report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
