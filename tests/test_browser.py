@@ -270,14 +270,14 @@ def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     wait_for_highlight(page, backprop, "d")
 
     # What a screen reader reads (the accessibility tree): the drawing named by its expression, and
-    # the step just taken in the polite live panel.
+    # the press just made in the stepper's polite live region.
     tree = backprop.aria_snapshot()
     # (Playwright writes an img with text inside as - 'img "name"': text; the name is what is read.)
     assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad 1\.0000\)"', tree), tree
     status = backprop.get_by_role("status")
     expect(status).to_have_attribute("aria-live", "polite")
     spoken = status.aria_snapshot()
-    assert "node 2 of 3: d" in spoken and "e.grad += 1.0000 × -2.0000" in spoken, spoken
+    assert "Took back node 3 of 3: its gradients are as they were, at node 2 of 3, d." in spoken, spoken
     drawing = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note)").first  # draw_dot(L), a notebook output
     assert re.search(r'img "Computation graph: L = \(a \* b \+ c\) \* f \(data -8\.0000, grad [-0-9.]+\)"', drawing.aria_snapshot())
     drawing.locator("details.micrograd-words summary").click()  # its description: the text view
@@ -330,6 +330,59 @@ def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     backprop.screenshot(path=tmp_path / "backprop-stepper.png")
     training.screenshot(path=tmp_path / "training-stepper.png")
     assert screenshot.stat().st_size > 10_000
+
+
+# The steppers' live region, as a test marks it: a property of the element, which a new element would lack.
+MARK = "el => { el.micrograd_kept = true; }"
+KEPT = "el => el.micrograd_kept === true"
+
+
+def test_a_stepper_says_each_press_in_one_region_that_stays_and_hands_the_focus_on(widgets_page):
+    """The live region is one element for the stepper's life, whose text changes to the press just made; Enter on
+    a button that disables itself leaves the focus on the next control (To the end: Reset; Reset: Step), never on
+    the page; every control is named, the sliders and Play's buttons included."""
+    from playwright.sync_api import expect
+
+    page = widgets_page
+    backprop = page.locator(".micrograd-backprop-stepper").first
+    training = page.locator(".micrograd-training-stepper")
+    explorer = page.locator(".micrograd-expression-explorer")
+    status = backprop.get_by_role("status")
+    expect(status).to_have_count(1)
+    expect(status).to_have_attribute("aria-live", "polite")
+    button(backprop, "Step").click()  # whatever an earlier test left: not at the start, so Reset is enabled
+    expect(button(backprop, "Reset")).to_be_enabled()
+    status.evaluate(MARK)
+    before = status.aria_snapshot()
+
+    button(backprop, "To the end").focus()
+    page.keyboard.press("Enter")
+    expect(button(backprop, "Reset")).to_be_focused()
+    expect(status).to_contain_text("Done: every gradient now equals what L.backward() gives.")
+    page.keyboard.press("Enter")  # Reset: it disables itself, and Step, disabled a moment ago, takes the focus
+    expect(button(backprop, "Step")).to_be_focused()
+    expect(status).to_have_text("Reset: every gradient is 0; Step starts at L.")
+    page.keyboard.press("Enter")
+    expect(backprop.locator(".micrograd-current")).to_have_text("L")
+    after = status.aria_snapshot()
+    assert after != before and "L.grad = 1, the seed; node 1 of 3: L (*), upstream grad 1.0000: d.grad += -2.0000 × 1.0000" in after, after
+    expect(status).to_have_count(1)
+    assert status.evaluate(KEPT), "the live region was replaced by a new element: a screen reader may say nothing"
+    assert page.evaluate("() => document.activeElement !== document.body")
+
+    # Training: a run is said once, when it ends, in the same region.
+    region = training.get_by_role("status")
+    region.evaluate(MARK)
+    button(training, "Run").click()
+    expect(region).to_contain_text("Ran 20 steps, to step ")
+    assert region.evaluate(KEPT)
+
+    # Names: each slider's handle by its description, Play's buttons by their words.
+    for name in ("x", "w", "b"):
+        expect(explorer.get_by_role("slider", name=name, exact=True)).to_have_count(1)
+    expect(training.get_by_role("slider", name="lr", exact=True)).to_have_count(1)
+    for name in ("Play", "Stop"):
+        expect(training.locator(".widget-play").get_by_role("button", name=name, exact=True)).to_have_count(1)
 
 
 def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(widgets_page, tmp_path):
@@ -540,6 +593,17 @@ def live_runs(names):
     return live
 
 
+LIGHT_THEME, DARK_THEME = "JupyterLab Light", "JupyterLab Dark"
+
+
+def set_theme(page, theme):
+    """JupyterLab's theme, picked as a learner picks it (Settings > Theme); waits until the page wears it."""
+    page.get_by_role("menuitem", name="Settings", exact=True).click()
+    page.locator(".lm-Menu-item").filter(has_text=re.compile(r"^Theme")).click()
+    page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(f"^{re.escape(theme)}$")).click()
+    page.wait_for_function("theme => document.body.dataset.jpThemeName === theme", arg=theme)
+
+
 def show_stored_outputs(page, panel, kernel=True):
     """Open a notebook as stored: wait for its last cell and every image to be in the page."""
     from playwright.sync_api import expect
@@ -619,6 +683,14 @@ def test_every_lesson_fits_a_learners_page(browser, lab):
                 axe_issues = [f"axe: {line}" for line in described(blocking(ours))]
                 report.append(f"{name}: axe on the lesson's prose and outputs: {counts(ours) or 'nothing'}; "
                               f"from third-party controls inside them: {not_ours(ours) or 'nothing'}")
+                # The same in JupyterLab's dark theme: text and shapes against what is behind them there.
+                set_theme(page, DARK_THEME)
+                dark = run_axe(page, include=OURS)
+                axe_issues += [f"axe, dark theme: {line}" for line in described(blocking(dark))]
+                report.append(f"{name}: axe in the dark theme: {counts(dark) or 'nothing'}")
+                if SHOTS:
+                    screenshot_widgets(page, panel, name.replace(".ipynb", "-dark.ipynb"))
+                set_theme(page, LIGHT_THEME)
                 if AXE_REPORT:
                     whole = run_axe(page)
                     report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))

@@ -1025,13 +1025,80 @@ def test_the_layout_source_keeps_room_for_signs_digits_and_edge_labels():
     assert '\tv1 -> o2 [label="local -3.0000"]\n' in labelled and "\to2 -> v2\n" in labelled
 
 
-def test_the_backprop_panel_is_a_polite_live_region_and_the_buttons_are_named_by_their_words():
-    """A screen reader reads each step out; a button's name is the word it shows, no icon glyph in it."""
+def test_the_backprop_stepper_says_each_press_in_one_sentence_and_its_buttons_are_named_by_their_words():
+    """The live region (one widget, kept) is empty until a press, then holds the step just taken; the panel
+    the eye reads is no live region of its own.  A button's name is the word it shows, no icon glyph in it."""
     from micrograd.widgets import BackpropStepper
 
     stepper = BackpropStepper(lecture_expression()[0])
-    assert stepper.panel.value.startswith('<div class="micrograd-announced" role="status" aria-live="polite" aria-atomic="true">')
+    region = stepper.live.widget
+    assert stepper.live.text == "" and "role=" not in stepper.panel.value and region in stepper.widget.children
     stepper.step()
-    assert "f.grad += 4.0000 × 1.0000" in stepper.panel.value and 'role="status"' in stepper.panel.value
+    assert stepper.live.text == ("L.grad = 1, the seed; node 1 of 3: L (*), upstream grad 1.0000: "
+                                 "d.grad += -2.0000 × 1.0000, now -2.0000; f.grad += 4.0000 × 1.0000, now 4.0000.")
+    stepper.back()
+    assert stepper.live.text == "Took back node 1 of 3: its gradients are as they were, before the first node."
+    stepper.finish()
+    assert stepper.live.text == "Took the 3 remaining steps, to node 3 of 3. Done: every gradient now equals what L.backward() gives."
+    stepper.reset()
+    assert stepper.live.text == "Reset: every gradient is 0; Step starts at L." and stepper.live.widget is region
     for button in (stepper.step_button, stepper.back_button, stepper.run_button, stepper.reset_button):
         assert button.description and button.icon == ""
+
+
+def focus_requests(*buttons):
+    """{description: how many times the front end was asked to focus it}, filled as the buttons are pressed."""
+    asked = {button.description: 0 for button in buttons}
+    for button in buttons:
+        button.send = lambda message, name=button.description: asked.__setitem__(name, asked[name] + (message == {"do": "focus"}))
+    return asked
+
+
+def test_a_button_that_disables_itself_hands_the_focus_on_and_a_call_from_code_leaves_it():
+    from micrograd.widgets import BackpropStepper
+
+    stepper = BackpropStepper(lecture_expression()[0])
+    asked = focus_requests(stepper.step_button, stepper.back_button, stepper.run_button, stepper.reset_button)
+    stepper.finish()
+    stepper.reset()
+    assert asked == {"Step": 0, "Back": 0, "To the end": 0, "Reset": 0}  # called from a cell: the focus stays in it
+    stepper.run_button.click()  # To the end: disabled now, Reset takes the focus
+    assert stepper.run_button.disabled and asked["Reset"] == 1
+    stepper.reset_button.click()  # Reset: disabled now, Step takes the focus
+    assert stepper.reset_button.disabled and asked["Step"] == 1
+    stepper.step_button.click()  # one step of three: Step stays enabled and keeps the focus
+    assert asked == {"Step": 1, "Back": 0, "To the end": 0, "Reset": 1}
+    stepper.back_button.click()  # Back to the start: disabled, Step takes the focus
+    assert asked["Step"] == 2
+    for _ in range(3):
+        stepper.step_button.click()  # the last step disables Step: Reset takes the focus
+    assert stepper.step_button.disabled and asked == {"Step": 2, "Back": 0, "To the end": 0, "Reset": 2}
+
+
+def test_the_training_stepper_sums_up_a_run_once_and_a_play_when_it_pauses():
+    X, y = blobs()
+    stepper = TrainingStepper(MLP(2, [8, 1], rng=5), X, y, loss="hinge", lr=0.3)
+    said = []
+    stepper.live.widget.observe(lambda change: said.append(change["new"]), names="value")
+    assert stepper.live.text == ""
+    stepper.step_button.click()
+    assert said == [f"Step 1: loss {stepper.history[0]['loss']:.6f}, accuracy {100 * stepper.history[0]['accuracy']:.1f}%."]
+    stepper.run(200)  # the status line the eye reads moves 200 times; the live region once
+    first, last = stepper.history[0], stepper.history[-1]
+    assert len(said) == 2 and said[1] == (f"Ran 200 steps, to step 201: loss {last['loss']:.6f}, accuracy "
+                                          f"{100 * last['accuracy']:.1f}% (from {first['loss']:.6f}).")
+    stepper.play.playing = True
+    for _ in range(3):
+        stepper.play.value += 1  # the Play widget's beats
+    assert len(stepper.history) == 204 and len(said) == 2
+    stepper.play.playing = False
+    assert len(said) == 3 and said[2].startswith("Played 3 steps, to step 204: loss ")
+
+
+def test_a_training_error_hands_the_focus_to_reset():
+    stepper = TrainingStepper(MLP(3, [4, 4, 1], rng=1), FOUR_X, FOUR_Y, lr=1e150)
+    asked = focus_requests(stepper.step_button, stepper.reset_button)
+    while stepper.error is None:
+        stepper.step_button.click()
+    assert stepper.step_button.disabled and asked == {"Step": 0, "Reset": 1}
+    assert stepper.live.text.startswith("Training stopped: ") and stepper.live.text.endswith("Press Reset to start over.")

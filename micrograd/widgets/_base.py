@@ -4,7 +4,7 @@ import html
 
 from .. import optional, palette
 
-__all__ = ["require", "Controller", "SCREEN_READER_ONLY", "announced", "focus_style", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
+__all__ = ["require", "Controller", "graph_html", "graph_widget", "fmt", "message_html", "no_graphviz_html", "static_html"]
 
 # A graph panel scrolls within this height, so the buttons and the panel of
 # numbers above it stay on a 800 px screen while the graph is explored.
@@ -70,41 +70,6 @@ def static_html(body):
         f'<div class="micrograd-static-caption" style="font-size:12px;color:{palette.MUTED_TEXT}">'
         "A picture of the widget; run the notebook to use it.</div></div>"
     )
-
-
-# Text for a screen reader alone: out of sight, still in the accessibility tree (display:none would drop it).
-SCREEN_READER_ONLY = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
-
-
-# The course's widgets, by the class each puts on its box.
-WIDGET_CLASSES = (
-    "micrograd-backprop-stepper", "micrograd-training-stepper", "micrograd-expression-explorer", "micrograd-generation-stepper",
-)
-# JupyterLab draws a widget button's focus as a 1 px border a shade lighter than the button's: hard to see.
-# Inside the control (a negative offset): the widget's row clips what is drawn outside it.
-FOCUS_CSS = ", ".join(
-    f".{name} :is(button, input, select, .noUi-handle, [tabindex]):focus-visible" for name in WIDGET_CLASSES
-) + f" {{outline: 2px solid {palette.FOCUS_RING} !important; outline-offset: -2px}}"
-
-
-def focus_style():
-    """A hidden widget holding the CSS that rings the control with the keyboard's focus plainly.
-
-    Put in a controller's box, so the rule is on the page wherever one of the widgets is.
-    """
-    style = widgets.HTML(f"<style>{FOCUS_CSS}</style>", layout={"display": "none"})
-    style.add_class("micrograd-focus-style")
-    return style
-
-
-def announced(body):
-    """``body`` as a polite live region: a screen reader reads it out when it changes, after what it is saying.
-
-    A panel that a button press rewrites (the step just taken) is one; the numbers a slider moves
-    are not (the slider says its own value).  ``aria-atomic``: the whole panel is read, not the
-    one number that changed, so the line makes sense heard alone.
-    """
-    return f'<div class="micrograd-announced" role="status" aria-live="polite" aria-atomic="true">{body}</div>'
 
 
 def message_html(text, kind="note"):

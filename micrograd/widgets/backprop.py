@@ -1,10 +1,10 @@
 """BackpropStepper: run backpropagation one node per click."""
 
-import html
-
 from ..engine import topological_order
 from ..graphs import is_node, is_torch_tensor, not_a_node, read_graph
-from ._base import Controller, announced, fmt, focus_style, message_html, static_html, widgets
+from ._base import Controller, static_html, widgets
+from .accessible import LiveRegion, on_press, page_support
+from .backprop_words import end_sentence, panel_html, step_sentence
 from .drawing import draw, drawing_options, kept_layout, kept_plan, node_names
 from .graph_window import GraphWindow
 from .probe import probe, sets
@@ -104,7 +104,7 @@ class BackpropStepper(Controller):
         self.updates = []  # what the last step did, for the panel (see _Step)
         self._steps = []
         self._build_widgets()
-        self.reset()
+        self.reset(say=False)  # a stepper just drawn says nothing until it is used
 
     @property
     def position(self):
@@ -130,12 +130,14 @@ class BackpropStepper(Controller):
         self.panel = widgets.HTML()
         self.picture = GraphWindow()  # the drawing, around the active node unless the whole graph is asked for
         self.graph, self.whole_graph = self.picture.box, self.picture.whole_graph
-        self.step_button.on_click(lambda _: self.step())
-        self.back_button.on_click(lambda _: self.back())
-        self.run_button.on_click(lambda _: self.finish())
-        self.reset_button.on_click(lambda _: self.reset())
+        self.live = LiveRegion()  # what a screen reader says after a press: the step, in one sentence
+        # A button that disables itself hands the focus on: at the end, to Reset; at the start, to Step.
+        on_press(self.step_button, self.step, self.reset_button)
+        on_press(self.back_button, self.back, self.step_button)
+        on_press(self.run_button, self.finish, self.reset_button)
+        on_press(self.reset_button, self.reset, self.step_button)
         buttons = widgets.HBox([self.step_button, self.back_button, self.run_button, self.reset_button, self.whole_graph])
-        self.widget = widgets.VBox([buttons, self.panel, self.graph, focus_style()])
+        self.widget = widgets.VBox([buttons, self.panel, self.live.widget, self.graph, page_support()])
         self.widget.add_class("micrograd-backprop-stepper")
         self.panel.add_class("micrograd-panel")
 
@@ -160,6 +162,7 @@ class BackpropStepper(Controller):
         self.updates = step.updates
         if redraw:
             self.redraw()
+            self.live.say(step_sentence(self))
 
     def _holder(self, node):
         """The object that holds ``node``'s gradient: the learner's node, or the drawn Value itself."""
@@ -264,21 +267,29 @@ class BackpropStepper(Controller):
             self.view.refresh([holder for holder, _ in saved])
         self.updates = self._steps[-1].updates if self._steps else []
         self.redraw()
+        now = f"at node {self.position} of {len(self.schedule)}, {self.names[self.current]}" if self.current else "before the first node"
+        self.live.say(f"Took back node {self.position + 1} of {len(self.schedule)}: its gradients are as they were, {now}.")
 
     def finish(self):
         """Process every remaining node: the whole backward pass."""
+        taken = self.position
         while not self.done:
             self.step(redraw=False)
         self.redraw()
+        left = len(self.schedule) - taken
+        self.live.say(f"Took the {left} remaining step{'s' * (left != 1)}, to node {self.position} of "
+                      f"{len(self.schedule)}. {end_sentence(self)}")
 
-    def reset(self):
-        """Every gradient in the graph back to zero, before the first node."""
+    def reset(self, say=True):
+        """Every gradient in the graph back to zero, before the first node (``say``: in the live region too)."""
         for node in self.nodes:
             self._set_grad(node, 0.0)
         self._undo = []
         self._steps = []
         self.updates = []
         self.redraw()
+        if say:
+            self.live.say(f"Reset: every gradient is 0; Step starts at {self.names[self.root]}.")
 
     # -- display -----------------------------------------------------------------------
 
@@ -286,7 +297,7 @@ class BackpropStepper(Controller):
         self.step_button.disabled = self.run_button.disabled = self.done
         self.back_button.disabled = self.reset_button.disabled = self.position == 0
         self._draw_graph()
-        self.panel.value = announced(self._panel_html())
+        self.panel.value = panel_html(self)
 
     def show_whole_graph(self, whole=True):
         """The whole graph, scrolling in its box; ``whole=False``: the part around the active node."""
@@ -306,84 +317,6 @@ class BackpropStepper(Controller):
 
     def static_html(self):
         return static_html(f"<div>{self.panel.value}</div>{self.graph.value}")  # as drawn, not drawn again
-
-    def _panel_html(self):
-        name = self.names
-        root = name[self.root]
-        total = len(self.schedule)
-        if self.position == 0:
-            how = (
-                "calling each node's own _backward(), which adds local × upstream into each input's grad"
-                if self.on_originals else "adding local × upstream into each input's grad"
-            )
-            unheld = f" Your nodes have no .grad to hold them ({self.unheld}): the gradients are shown here only." if self.unheld else ""
-            return message_html(
-                f"Every gradient is 0. Step sets {root}.grad = 1 (d{root}/d{root} = 1), then visits the nodes "
-                f"from {root} back to the inputs ({total} with inputs), {how}.{unheld}"
-            )
-        step = self._steps[-1]
-        node = step.node
-        rows = []
-        if self.position == 1:
-            rows.append(f"<tr><td><code>{html.escape(root)}.grad = 1</code></td><td>(the seed: d{html.escape(root)}/d{html.escape(root)} = 1)</td></tr>")
-        if step.own:
-            for child, before, after in step.updates:
-                rows.append(
-                    f"<tr><td style='padding-right:1.5em'><code>{html.escape(name[child])}.grad</code></td>"
-                    f"<td><code>{fmt(before)} → {fmt(after)}</code></td></tr>"
-                )
-        else:
-            for child, local, upstream, before, after in step.updates:
-                rows.append(
-                    "<tr>"
-                    f"<td style='padding-right:1.5em'><code>{html.escape(name[child])}.grad += {fmt(local)} × {fmt(upstream)}</code></td>"
-                    f"<td><code>{fmt(before)} → {fmt(after)}</code></td>"
-                    "</tr>"
-                )
-        op = f" ({html.escape(node.op)})" if node.op else ""
-        did = f", its _backward() changed {len(step.updates)} gradient{'s' * (len(step.updates) != 1)}" if step.own and not step.error else ""
-        head = (
-            f"<b>node <span class='micrograd-position'>{self.position}</span> of {total}: "
-            f"<span class='micrograd-current'>{html.escape(name[node])}</span></b>{op}, "
-            f"upstream grad {fmt(node.grad)}{did}"
-        )
-        notes = [message_html(text, kind="error") for text in self._warnings(step)]
-        tail = ""
-        if self.done:
-            failed = sum(1 for done in self._steps if done.error)
-            if failed:
-                tail = message_html(
-                    f"Reached the inputs, but {failed} of the {total} steps passed no gradient on (each said why), "
-                    f"so the gradients are not what {root}.backward() would give.", kind="error")
-            elif self.on_originals:
-                tail = message_html(f"Done: every node has passed its gradient on once, from {root} back to the inputs.")
-            else:
-                tail = message_html(f"Done: every gradient now equals what {root}.backward() gives.")
-        return f"<div>{head}</div><table style='line-height:1.5'>{''.join(rows)}</table>{''.join(notes)}{tail}"
-
-    def _warnings(self, step):
-        name = self.names
-        if step.error:
-            return [step.error]
-        found = []
-        for child, before, after, summed in step.overwritten:
-            if summed is None or before == 0:  # set (=) by this node's _backward(), seen by calling it twice
-                twice = (f"{name[child]} is used twice by this node, and holds one use's share, where adding gives "
-                         f"{fmt(summed)}" if summed is not None else "a value used twice keeps only its last use's share")
-                found.append(f"this node's _backward() sets {name[child]}.grad (=) where it must add to it (+=): {twice}.")
-                continue
-            found.append(
-                f"{name[child]}.grad already held {fmt(before)} from an earlier use, and this step replaced it with "
-                f"{fmt(after)}: gradients from two uses must add up (+=, not =), to {fmt(summed)} here."
-            )
-        if step.own:
-            inputs = set(map(id, step.node.inputs))
-            strays = [name[child] for child, _, _ in step.updates if id(child) not in inputs]
-            if strays:
-                found.append(f"_backward() changed {', '.join(strays)}, which {'is' if len(strays) == 1 else 'are'} not among this node's inputs.")
-            if step.idle:
-                found.append("_backward() changed no gradient: it should add local derivative × this node's grad into each input's grad.")
-        return found
 
     def summary(self):
         return f"BackpropStepper: {len(self.nodes)} nodes, step {self.position} of {len(self.schedule)}"

@@ -8,7 +8,8 @@ import numbers
 from ..engine import Value
 from ..gradcheck import central_difference
 from ..graphs import class_name, is_node, read_graph
-from ._base import Controller, fmt, focus_style, graph_html, graph_widget, message_html, static_html, widgets
+from ._base import Controller, fmt, graph_html, graph_widget, message_html, static_html, widgets
+from .accessible import page_support
 from .drawing import draw, drawing_options
 
 __all__ = ["ExpressionExplorer"]
@@ -92,7 +93,7 @@ class ExpressionExplorer(Controller):
             self.sliders[name].observe(lambda _: self.update(), names="value")
         self.panel = widgets.HTML()
         self.graph = graph_widget()
-        self.widget = widgets.VBox([widgets.VBox(list(self.sliders.values())), self.panel, self.graph, focus_style()])
+        self.widget = widgets.VBox([widgets.VBox(list(self.sliders.values())), self.panel, self.graph, page_support()])
         self.widget.add_class("micrograd-expression-explorer")
         self.panel.add_class("micrograd-panel")
         self.update()

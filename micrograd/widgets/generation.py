@@ -4,7 +4,8 @@ import html
 import random
 
 from ..gpt import token_probabilities
-from ._base import SCREEN_READER_ONLY, Controller, announced, focus_style, message_html, static_html, widgets
+from ._base import Controller, message_html, static_html, widgets
+from .accessible import LiveRegion, on_press, page_support
 from .generation_html import CHOICE_PX, attention_html, draw_html, name_html, panel, probabilities_html, row
 
 __all__ = ["GenerationStepper"]
@@ -59,7 +60,7 @@ class GenerationStepper(Controller):
         self.temperature = _checked_temperature(temperature)
         self.seed = _checked_seed(seed)
         self._build_widgets()
-        self.reset()
+        self.reset(say=False)  # a stepper just drawn says nothing until it is used
 
     # -- the state -------------------------------------------------------------------------
 
@@ -96,16 +97,18 @@ class GenerationStepper(Controller):
         self.name_panel = widgets.HTML()
         self.choice_panel = widgets.HTML()
         self.attention_panel = widgets.HTML()
-        self.step_button.on_click(lambda _: self.step())
-        self.back_button.on_click(lambda _: self.back())
-        self.end_button.on_click(lambda _: self.to_end())
-        self.reset_button.on_click(lambda _: self.reset())
+        self.live = LiveRegion()  # what a screen reader says after a press, in one sentence
+        # A button that disables itself hands the focus on: at the name's end, to Reset; at BOS, to Step.
+        on_press(self.step_button, self.step, self.reset_button)
+        on_press(self.back_button, self.back, self.step_button)
+        on_press(self.end_button, self.to_end, self.reset_button)
+        on_press(self.reset_button, self.reset, self.step_button)
         self.temperature_slider.observe(lambda change: self.set_temperature(change["new"]), names="value")
         self.seed_box.observe(lambda change: self.set_seed(change["new"]), names="value")
         buttons = widgets.HBox([self.step_button, self.back_button, self.end_button, self.reset_button])
         settings = widgets.HBox([self.temperature_slider, self.seed_box])
         panels = widgets.HBox([self.choice_panel, self.attention_panel], layout={"flex_flow": "row wrap"})
-        self.widget = widgets.VBox([buttons, settings, self.status, self.name_panel, panels, focus_style()])
+        self.widget = widgets.VBox([buttons, settings, self.status, self.live.widget, self.name_panel, panels, page_support()])
         self.widget.add_class("micrograd-generation-stepper")
         self.status.add_class("micrograd-status")
         self.choice_panel.add_class("micrograd-choice")
@@ -134,13 +137,17 @@ class GenerationStepper(Controller):
             self.tokens.append(token)
         if redraw:
             self.redraw()
+            self.live.say(self._step_sentence())
         return record
 
     def to_end(self):
         """Draw until the name ends."""
+        taken = len(self.steps)
         while not self.done:
             self.step(redraw=False)
         self.redraw()
+        count = len(self.steps) - taken
+        self.live.say(f"Drew {count} more token{'s' * (count != 1)}: {self._ending()}.")
 
     def back(self):
         """Take back the last step: the same steps again from BOS, one fewer (the draws are seeded)."""
@@ -151,11 +158,15 @@ class GenerationStepper(Controller):
         for _ in range(count):
             self.step(redraw=False)
         self.redraw()
+        self.live.say(f"Took back the last letter: the name so far is {self.name!r}, after {count} step{'s' * (count != 1)}.")
 
-    def reset(self):
-        """Back to BOS with the seed's first random number: the same name again, step by step."""
+    def reset(self, say=True):
+        """Back to BOS with the seed's first random number: the same name again, step by step
+        (``say``: in the live region too)."""
         self._start()
         self.redraw()
+        if say:
+            self.live.say(f"Back at BOS, at temperature {self.temperature:.2f} with seed {self.seed}: Step draws the first letter.")
 
     def set_temperature(self, temperature):
         """Generate at ``temperature`` from now on, starting the name again (the slider follows)."""
@@ -188,7 +199,7 @@ class GenerationStepper(Controller):
         done, empty = bool(self.done), not self.steps
         self.step_button.disabled = self.end_button.disabled = done
         self.back_button.disabled = self.reset_button.disabled = empty
-        self.status.value = announced(f"{self._status_html()}{self._said_html()}")
+        self.status.value = self._status_html()
         self.name_panel.value = self._name_html()
         self.choice_panel.value = self._choice_html()
         self.attention_panel.value = self._attention_html()
@@ -199,16 +210,19 @@ class GenerationStepper(Controller):
             f"temperature {self.temperature:.2f} · seed {self.seed}"
         )
 
-    def _said_html(self):
-        """What a screen reader hears after a step, from the live status line: the letter drawn, its
-        probability, the name so far.  Hidden on screen, where the panels below show it."""
-        if not self.steps:
-            return ""
+    def _step_sentence(self):
+        """What a screen reader hears after a step: the letter drawn, its probability, the name so far."""
         last = self.steps[-1]
         drawn = self.symbols[last.token]
-        words = (f": drew {drawn!r} with probability {last.probabilities[last.token]:.2f}; "
-                 f"the name so far is {self.name!r}")
-        return f'<span class="micrograd-sr-only" style="{SCREEN_READER_ONLY}">{html.escape(words)}</span>'
+        sentence = (f"Step {len(self.steps)}: drew {drawn!r} with probability {last.probabilities[last.token]:.2f}; "
+                    f"the name so far is {self.name!r}")
+        return sentence + (f"; {self._ending()}." if self.done else ".")
+
+    def _ending(self):
+        """How the name ended (the name ended)."""
+        if self.steps and self.steps[-1].token == self.bos:
+            return f"BOS drawn, the name is {self.name!r}"
+        return f"the block is full ({self.model.block_size} positions), the name is {self.name!r}"
 
     def _name_html(self):
         symbols = [self.symbols[t] for t in self.tokens]

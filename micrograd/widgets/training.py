@@ -5,7 +5,8 @@ import time
 
 from ..losses import LOSSES
 from ..training import TrainingSession, check_steps
-from ._base import Controller, announced, fmt, focus_style, message_html, require, static_html, widgets
+from ._base import Controller, fmt, message_html, require, static_html, widgets
+from .accessible import LiveRegion, page_support
 
 __all__ = ["TrainingStepper", "LOSSES", "format_lr"]
 
@@ -153,14 +154,18 @@ class TrainingStepper(Controller):
             self.image = _NamedImage(format="png", layout={"width": f"{width}px", "height": f"{height}px"},
                                      tooltip="the loss per step and the decision boundary")
 
+        # What a screen reader says: a step, or a run summed up when it ends or pauses, never each step of a run.
+        self.live = LiveRegion()
+        self._played_from = None  # the step a Play started at, while it plays
         self.step_button.on_click(lambda _: self._guarded(self.step))
         self.run_button.on_click(lambda _: self._guarded(self.run))
         self.reset_button.on_click(lambda _: self.reset())
         self.lr_slider.observe(self._on_lr, names="value")
         self.play.observe(self._on_play, names="value")
+        self.play.observe(self._on_playing, names="playing")
 
         controls = widgets.HBox([self.step_button, self.run_steps, self.run_button, self.play, self.reset_button])
-        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.image, focus_style()])
+        self.widget = widgets.VBox([controls, widgets.HBox([self.lr_slider, self.progress]), self.status, self.live.widget, self.image, page_support()])
         self.widget.add_class("micrograd-training-stepper")
         self.status.add_class("micrograd-status")
 
@@ -175,6 +180,13 @@ class TrainingStepper(Controller):
         if change["new"] > change["old"]:
             self.tick()
 
+    def _on_playing(self, change):
+        if change["new"]:
+            self._played_from = len(self.history)
+        elif self._played_from is not None:
+            self._say_run("Played", len(self.history) - self._played_from)
+            self._played_from = None
+
     def _guarded(self, action):
         """Run an action from a button: an error goes to the panel, not to a log."""
         try:
@@ -183,6 +195,9 @@ class TrainingStepper(Controller):
             self.error = str(error)
             self.play.playing = False
             self._show_status()  # the figure keeps the last good state
+            self.live.say(f"Training stopped: {self.error} Press Reset to start over.")
+            # Step, Run and Play are disabled now, the one pressed with them: the focus goes to the way on.
+            self.reset_button.focus()
 
     # -- what the buttons do -----------------------------------------------------
 
@@ -196,6 +211,8 @@ class TrainingStepper(Controller):
         record = self.session.step()
         if redraw:
             self.redraw()
+            if not self.play.playing:  # a Play is summed up when it pauses
+                self.live.say(f"Step {len(self.history)}: {self._numbers()}.")
         return record
 
     def run(self, steps=None):
@@ -221,6 +238,7 @@ class TrainingStepper(Controller):
         self.progress.value = 0
         self.session.run(steps, on_step=show)
         self._show_plot()
+        self._say_run("Ran", steps)
 
     def tick(self):
         """What one beat of the Play widget does: one step, shown."""
@@ -234,6 +252,7 @@ class TrainingStepper(Controller):
         self.error = None
         self.progress.value = 0
         self.redraw()
+        self.live.say(f"Reset: step 0, the initial parameters; the learning rate stays {format_lr(self.session.learning_rate)}.")
 
     # -- display -------------------------------------------------------------------
 
@@ -247,7 +266,20 @@ class TrainingStepper(Controller):
         lr = self.session.learning_rate
         if self.session.scheduled:
             self.lr_slider.value = min(lr, self.lr_slider.max)
-        self.status.value = announced(self._status_html())
+        self.status.value = self._status_html()
+
+    def _numbers(self):
+        """The last step's loss and accuracy, in words."""
+        last = self.history[-1]
+        accuracy = f", accuracy {100 * last['accuracy']:.1f}%" if "accuracy" in last else ""
+        return f"loss {fmt(last['loss'], 6)}{accuracy}"
+
+    def _say_run(self, verb, steps):
+        """A run of ``steps`` steps summed up, once, where it ended."""
+        if steps > 0:
+            start = self.history[-steps - 1]["loss"] if len(self.history) > steps else None
+            came = "" if start is None else f" (from {fmt(start, 6)})"
+            self.live.say(f"{verb} {steps} step{'s' * (steps != 1)}, to step {len(self.history)}: {self._numbers()}{came}.")
 
     def _status_html(self):
         parts = [f"step <b class='micrograd-step'>{len(self.history)}</b>"]
