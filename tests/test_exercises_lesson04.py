@@ -483,3 +483,21 @@ def test_the_checks_nodes_answer_to_other_names_for_their_inputs_and_name_what_t
     assert c._children == c.children == c._prev == (a, b)
     with pytest.raises(AttributeError, match="the check's nodes, made like the lesson's MyValue .* have no attribute 'value'"):
         c.value  # noqa: B018
+
+
+def test_messages_name_the_worked_answers_myvalue_where_the_lesson_runs_on_it(tmp_path):
+    """With no lesson-3 MyValue of the learner's, yours.use gives the worked answer's: a my_backward that reads
+    .children fails there, and neither check blames the learner's MyValue for what the worked answer's lacks."""
+    from foreign_nodes import LECTURE_AUTOGRAD
+
+    from micrograd.course import yours
+
+    namespace = {"MyValue": yours.use("MyValue", lesson=4, folder=tmp_path)}
+    exec(LECTURE_AUTOGRAD.replace("v._prev", "v.children"), namespace)
+    verdict = check.my_backward(namespace["my_backward"])
+    assert verdict.status == "failed" and "your MyValue" not in verdict.message, verdict.message
+    assert "run it on the worked answer's MyValue" in verdict.message and "'children'" in verdict.message, verdict.message
+    worked = yours.use("MyValue", lesson=4, folder=tmp_path)
+    verdict = check.grad_after_three_backwards(15, 15, worked)  # the worked answer's backward gives 27
+    assert verdict.status == "failed" and verdict.message.startswith("on the worked answer's MyValue:"), verdict.message
+    assert "your MyValue" not in verdict.message, verdict.message

@@ -41,7 +41,8 @@ import nbformat
 import psutil
 import pytest
 
-from micrograd.course import exercise_titles
+from micrograd.course import exercise_titles, lesson04, saved, yours
+from micrograd.course.answers import ANSWERS
 from micrograd.course.verdicts import VERDICT_MIME
 from micrograd.course.grading import (
     Grade,
@@ -52,7 +53,8 @@ from micrograd.course.grading import (
     sandbox_status,
     write_csv,
 )
-from micrograd.course.grading import _sandbox
+from micrograd.course.grading import _sandbox, carried
+from submissions import checker_calls, lecture_code, lecture_student, notebook_of, wrong_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -70,48 +72,6 @@ ALLOWANCE = 60  # kernel start and shutdown, beyond the notebooks' limits
 MARK = uuid.uuid4().hex[:12]  # names what the hostile notebooks create, so a survivor is found by name
 SLEEP_SECONDS = f"300.{int(MARK[:6], 16)}"  # a sleep no other process on the machine has
 SECRET = f"MICROGRAD_TEST_SECRET_{MARK}"  # an environment variable of the grader's, never the kernel's
-
-
-def notebook_of(lesson, solution=False):
-    folder = NOTEBOOKS / "solutions" if solution else NOTEBOOKS
-    (path,) = folder.glob(f"{lesson}_*.ipynb")
-    return nbformat.read(path, as_version=4)
-
-
-def checker_calls(source, lesson):
-    """Calls like check.slope_function(slope) in a cell whose target is one of the lesson's checkers."""
-    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # IPython magics: never a checker cell
-        return None, []
-    calls = [
-        node for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name) and node.func.value.id == "check"
-        and getattr(getattr(module, node.func.attr, None), "title", None)
-    ]
-    return tree, calls
-
-
-def wrong_answers(lesson, titles):
-    """The solution with the answers of these exercises set to None around their (unchanged) checker calls."""
-    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
-    notebook = notebook_of(lesson, solution=True)
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        tree, calls = checker_calls(cell.source, lesson)
-        calls = [call for call in calls if getattr(module, call.func.attr).title in titles]
-        assert all(isinstance(arg, ast.Name) for call in calls for arg in call.args), "a checker called on an expression"
-        names = ", ".join(arg.id for call in calls for arg in call.args)
-        if names:
-            lines = cell.source.splitlines()
-            # The answers go back after the call: a later exercise may build on them.
-            lines.insert(max(call.end_lineno for call in calls), f"{names}, = kept_answers")
-            lines.insert(min(call.lineno for call in calls) - 1, f"kept_answers = ({names},)\n{names}, = [None] * len(kept_answers)")
-            cell.source = "\n".join(lines)
-    return notebook
 
 
 def small_notebook(*sources, lesson="01"):
@@ -156,6 +116,16 @@ def write(folder, name, notebook):
 
 def digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def submitted_files(folder):
+    """{path under folder: digest} of every file there, in its subfolders too."""
+    return {path.relative_to(folder).as_posix(): digest(path) for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+# Folders of one student each: lesson 4 with their my_micrograd.py, and lessons 3 and 4 without it.
+CHILDREN_STUDENTS = {"children-filed": ["04"], "children-rebuilt": ["03", "04"]}
+MORE_OPERATIONS = {"lesson 4: more operations": ANSWERS["lesson 4: more operations"]}
 
 
 def survivors(marker):
@@ -507,7 +477,15 @@ def graded(tmp_path_factory, attack_paths):
     (teacher / "roster.csv").write_text("\n".join(roster) + "\n")
     teachers_files = ["--roster", str(teacher / "roster.csv"), "--id-pattern", ID_PATTERN,
                       "--points", str(teacher / "points.toml"), "--hidden", str(teacher / "hidden")]
-    before = {path.name: digest(path) for path in folder.iterdir()}
+    # A student of the lecture whose nodes keep their inputs in .children, each in a folder of their own: one
+    # submits lesson 4 with the my_micrograd.py its cells wrote, the other lessons 3 and 4 without it.
+    for name, lessons in CHILDREN_STUDENTS.items():
+        (folder / name).mkdir()
+        for number in lessons:
+            write(folder / name, f"{number}.ipynb", lecture_student(number, "children"))
+    for key, code in {**lecture_code("children"), **MORE_OPERATIONS}.items():
+        saved.store(key, code, folder / "children-filed")
+    before = submitted_files(folder)
 
     tmp = attack_paths["tmp"]
     tmp.mkdir()
@@ -560,7 +538,7 @@ def test_the_run_says_it_was_sandboxed_and_ends_with_its_table(graded, rows):
     assert run.stdout.startswith("Sandbox: every notebook ran under bubblewrap"), run.stdout[:500]
     assert "Lesson 01" in run.stdout and "Not graded" in run.stdout
     assert {row["sandbox"] for row in rows.values() if row["lesson"]} == {"bubblewrap"}, rows
-    assert set(rows) == set(graded["before"]) - {"grades.csv"}  # a row per submission, none lost
+    assert set(rows) == {name for name in graded["before"] if name.endswith(".ipynb")}  # a row per submission, none lost
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -593,6 +571,33 @@ def test_a_wrong_answer_fails_that_exercise_alone_with_the_checkers_reason(rows,
                 assert result.startswith("failed: ") and len(result) > len("failed: "), (title, row)
             else:
                 assert result == "passed", (title, row)
+
+
+def what_jupyterlab_shows(folder):
+    """Lesson 4's exercise 3 as the .children student sees it in JupyterLab: their class loaded from the
+    my_micrograd.py their cells wrote in folder, and the cell's prediction judged on it (the grader's cell text)."""
+    for key, code in {**lecture_code("children"), **MORE_OPERATIONS}.items():
+        saved.store(key, code, folder)
+    my_value = yours.use("MyValue", lesson=4, folder=folder)
+    verdict = lesson04.grad_after_three_backwards(15, 27, my_value)
+    return "passed" if verdict.passed else f"failed: {verdict.message}"
+
+
+@pytest.mark.parametrize("student", sorted(CHILDREN_STUDENTS))
+def test_lesson_4_is_graded_on_the_students_own_class_as_they_saw_it(rows, student, tmp_path):
+    """Without their my_micrograd.py the grader ran lesson 4 on the worked answer, whose nodes have no .children:
+    exercise 3 raised there, though the student saw it pass."""
+    seen = what_jupyterlab_shows(tmp_path)
+    assert seen == "passed", seen
+    row = rows[f"{student}/04.ipynb"]
+    title = exercise_titles("04")[-1]
+    assert title.startswith("Exercise 3") and results(row, "04")[title] == seen, row
+    assert set(results(row, "04").values()) == {"passed"}, row  # the build-its too, run on their class
+    if student == "children-filed":
+        assert row["run"] == "graded", row
+    else:
+        assert row["run"] == "graded; my_micrograd.py rebuilt from the build-it cells of lesson 03, 04, as no " \
+                             "my_micrograd.py was submitted", row
 
 
 def test_a_notebook_that_never_ends_is_stopped_and_keeps_its_earlier_verdicts(graded):
@@ -640,8 +645,8 @@ def test_a_verdict_of_another_lesson_marks_the_row_mixed(rows):
 
 def test_a_notebook_cannot_delete_or_overwrite_a_classmates_submission_or_the_teachers_files(graded, rows, attack_paths):
     folder = graded["folder"]
-    written = {"grades.csv", "feedback"}  # the run's own
-    assert {path.name: digest(path) for path in folder.iterdir() if path.name not in written} == graded["before"]
+    written = ("grades.csv", "feedback/")  # the run's own
+    assert {name: hashed for name, hashed in submitted_files(folder).items() if not name.startswith(written)} == graded["before"]
     assert attack_paths["sentinel"].read_text() == "the teacher's file"
     assert results(rows["right-01.ipynb"], "01") == {title: "passed" for title in exercise_titles("01")}
     row = rows["attack-delete-sibling.ipynb"]
@@ -757,6 +762,59 @@ def test_without_the_sandbox_grading_still_works_says_so_and_leaves_nothing_behi
     assert list(home.rglob("*")) == []  # no IPython history, no runtime files
     time.sleep(2)  # a surviving writer would have written by now
     assert not (tmp_path / "survived").exists()
+
+
+def carried_of(folder, group=carried.by_folder):
+    """{path under folder: Carried} of every notebook under folder, as a grading run reads them."""
+    from micrograd.course.grading.snapshot import take_snapshot
+
+    found = carried.carried_code([take_snapshot(path) for path in sorted(folder.rglob("*.ipynb"))], group)
+    return {path.relative_to(folder).as_posix(): value for path, value in found.items()}
+
+
+def test_a_folder_of_several_students_gives_no_one_a_my_micrograd_py_and_its_carrying_lessons_say_so(tmp_path):
+    for name in ("ann-04.ipynb", "bob-04.ipynb", "ann-01.ipynb"):
+        write(tmp_path, name, notebook_of(name[4:6]))
+    saved.store("lesson 3: MyValue", lecture_code()["lesson 3: MyValue"], tmp_path)  # whose? no one can tell
+    found = carried_of(tmp_path)
+    assert {value.text for value in found.values()} == {None}
+    note = carried.note_for(found["ann-04.ipynb"], json.loads((tmp_path / "ann-04.ipynb").read_text()), "04")
+    assert note.startswith("ran on the worked answers: the folder holds lesson 04 more than once"), note
+    assert carried.note_for(found["ann-01.ipynb"], json.loads((tmp_path / "ann-01.ipynb").read_text()), "01") == ""
+
+
+def test_my_micrograd_py_is_the_one_submitted_else_rebuilt_from_the_students_build_its_in_lesson_order(tmp_path):
+    submitted, rebuilt, unreadable = (tmp_path / name for name in ("submitted", "rebuilt", "unreadable"))
+    for folder in (submitted, rebuilt, unreadable):
+        folder.mkdir()
+        for lesson in ("04", "02", "03"):  # written out of order: the file is in lesson order all the same
+            write(folder, f"{lesson}.ipynb", lecture_student(lesson, "children"))
+    saved.store("lesson 2: MyValue", "class MyValue:\n    pass", submitted)
+    (unreadable / "my_micrograd.py").write_bytes(b"\xff\xfe not UTF-8")
+    found = carried_of(tmp_path)
+    assert found["submitted/04.ipynb"].text == (submitted / "my_micrograd.py").read_text() and not found["submitted/04.ipynb"].note
+    expected = saved.expected_file([rebuilt / f"{lesson}.ipynb" for lesson in ("02", "03", "04")])
+    keys = [line for line in expected.splitlines() if line.startswith("# %% lesson")]
+    assert keys == ["# %% lesson 2: MyValue", "# %% lesson 3: MyValue", "# %% lesson 4: my_topological_order",
+                    "# %% lesson 4: my_backward", "# %% lesson 4: more operations"], keys
+    for name in ("02", "03", "04"):
+        assert found[f"rebuilt/{name}.ipynb"].text == expected and found[f"unreadable/{name}.ipynb"].text == expected
+    assert found["rebuilt/04.ipynb"].note.endswith("lesson 02, 03, 04, as no my_micrograd.py was submitted")
+    assert found["unreadable/04.ipynb"].note.endswith("as its my_micrograd.py is not UTF-8 text")
+
+
+def test_a_grouping_of_its_own_gathers_a_students_notebooks_from_several_folders(tmp_path):
+    """What a roster plugs in: which notebooks are one student's, wherever they lie."""
+    for lesson in ("03", "04"):
+        (tmp_path / f"week-{lesson}").mkdir()
+        write(tmp_path / f"week-{lesson}", "ann.ipynb", lecture_student(lesson, "children"))
+
+    def by_name(paths, lesson_of):
+        return [carried.Submission(sorted(paths, key=lesson_of), tmp_path / "ann-my_micrograd.py")]
+
+    found = carried_of(tmp_path, by_name)
+    expected = saved.expected_file([tmp_path / "week-03" / "ann.ipynb", tmp_path / "week-04" / "ann.ipynb"])
+    assert found["week-04/ann.ipynb"].text == expected and found["week-04/ann.ipynb"].lessons == ["03", "04"]
 
 
 def test_bubblewrap_is_what_this_machine_grades_with():
@@ -876,6 +934,9 @@ def test_lessons_are_recognised_from_every_form_of_checker_import():
     assert lessons_imported(notebook(["import micrograd.course.lesson3\n"])) == {"03"}
     assert lessons_imported(notebook("from micrograd.course import (lesson01, lesson02)")) == {"01", "02"}
     assert lessons_imported(notebook("# from micrograd.course import lesson05")) == set()
+    # The line before names another module of micrograd.course (lessons 3 and 4 import yours just before).
+    assert lessons_imported(notebook("from micrograd.course import yours\nfrom micrograd.course import lesson03 as check")) == {"03"}
+    assert lessons_imported(notebook("from micrograd.course import (\n    lesson04 as check,\n)")) == {"04"}
 
 
 def test_checker_cells_are_compared_with_the_released_lesson_statement_by_statement():

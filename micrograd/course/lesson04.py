@@ -18,7 +18,7 @@ from .verdicts import (as_number, checker, class_name, close, failed, fmt_apart,
 
 from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
 
-from .lesson04_backward import SLIP_MESSAGES, BackwardRun, backward_problem, on_your_value, recurses_through_backward, \
+from .lesson04_backward import SLIP_MESSAGES, BackwardRun, backward_problem, on_your_value, recurses_through_backward, whose_class, \
     walk_order, walked_twice
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]
@@ -275,15 +275,15 @@ _RESETS = ("the package's backward() starts the nodes in between from 0 on every
            "adding up (the course site's page on micrograd 0.1.0 explains why)")
 
 
-def _package_problem(answer, mine):
-    """What is wrong with a prediction for the package's Value (15), or None."""
+def _package_problem(answer, mine, owner):
+    """What is wrong with a prediction for the package's Value (15), or None; owner names the other class."""
     a = 2.0
     once = 2 * a + 1  # dy/da for y = a*a + a
     if close(answer, 3 * once):
         return None
     if close(answer, 27.0) or close(answer, 14.0):
         calls = "three" if close(answer, 27.0) else "two"
-        yours = ", and your MyValue," if close(mine, 27.0) else ""
+        yours = f", and {owner}," if close(mine, 27.0) else ""
         return (f"{answer:g} is what the lecture's code (and micrograd 0.1.0){yours} gives after {calls} calls: its "
                 "backward() leaves the gradients of the nodes in between from the call before and passes them down "
                 "again, so the a*a node hands a 1, then 2, then 3 times its share (a.grad 5, 14, 27). The answer asked "
@@ -298,17 +298,18 @@ def _package_problem(answer, mine):
     return f"{answer:g} is not it; hint: work out dy/da once, then think about what backward() does to a leaf's grad"
 
 
-def _mine_problem(answer, mine):
-    """What is wrong with a prediction for the learner's MyValue, judged by what it computes, or None."""
+def _mine_problem(answer, mine, owner):
+    """What is wrong with a prediction for the learner's MyValue (owner: whose it is), judged by what it computes,
+    or None."""
     if close(answer, mine):
         return None
     if close(answer, 15.0) and close(mine, 27.0):
-        return ("15 is the package's Value's; your MyValue's backward() is your my_backward, which seeds the root "
+        return (f"15 is the package's Value's; {owner}'s backward() is my_backward, which seeds the root "
                 "and calls each node's _backward(), as the lecture's does: what does the a*a node hold when the "
                 "second call starts, and what does it pass down then?")
     if close(mine, 27.0) and close(answer, 14.0):
-        return "14 is what your MyValue leaves after two calls; the cell calls y.backward() three times"
-    return (f"{answer:g} is not what your MyValue gives; hint: follow your my_backward through the calls, node by "
+        return f"14 is what {owner} leaves after two calls; the cell calls y.backward() three times"
+    return (f"{answer:g} is not what {owner} gives; hint: follow its my_backward through the calls, node by "
             "node: which gradients does it start from 0, and which keep what the call before left?")
 
 
@@ -326,18 +327,19 @@ def grad_after_three_backwards(answer, answer_mine, my_value):
                       "has no backward()")
     package, mine = _three_backwards(Value), _three_backwards(my_value)
     answer, answer_mine = as_number(answer), as_number(answer_mine)
-    problem = _package_problem(answer, mine)
+    owner = whose_class(my_value)
+    problem = _package_problem(answer, mine, owner)
     if problem:
         return failed(f"on the package's Value: {problem}")
-    problem = _mine_problem(answer_mine, mine)
+    problem = _mine_problem(answer_mine, mine, owner)
     if problem:
-        return failed(f"on your MyValue: {problem}")
+        return failed(f"on {owner}: {problem}")
     said = f"{package:g} on the package's Value: each backward() adds dy/da = 5 into a.grad, and a leaf keeps what it has"
     if close(mine, package):
-        return passed(f"{said}; {mine:g} on your MyValue too: your my_backward starts the nodes in between from 0, "
+        return passed(f"{said}; {mine:g} on {owner} too: its my_backward starts the nodes in between from 0, "
                       "as the package's does")
     if close(mine, 27.0):
-        return passed(f"{said}; {mine:g} on your MyValue, whose my_backward leaves the gradients of the nodes in "
+        return passed(f"{said}; {mine:g} on {owner}, whose my_backward leaves the gradients of the nodes in "
                       "between from the call before and passes them down again (5, 14, 27), as the lecture's code "
                       "and micrograd 0.1.0 do")
-    return passed(f"{said}; {mine:g} on your MyValue, as it computes")
+    return passed(f"{said}; {mine:g} on {owner}, as it computes")

@@ -4,6 +4,7 @@ from ..graphs import post_order
 from .build import root_down
 from .lesson04_order import Node, node_name
 from .verdicts import close, fmt_expected
+from .yours import whose
 
 # Wrong ways to write backward(), run on the same graph to recognise a learner's slip by its numbers.
 
@@ -188,6 +189,16 @@ def recurses_through_backward(function):
     return False
 
 
+def whose_class(cls):
+    """The class as an output names it: "your MyValue", or "the worked answer's MyValue" when yours.use gave the worked
+    answer (the learner's lesson-3 class not written yet, or failing its check).  A class made in the notebook by
+    other means is the learner's."""
+    try:
+        return whose(cls)
+    except ValueError:
+        return f"your {getattr(cls, '__name__', 'MyValue')}"
+
+
 def on_your_value(backward):
     """Why backward, right on the checker's nodes, fails on the learner's own MyValue, or None.
 
@@ -207,9 +218,17 @@ def on_your_value(backward):
         backward(root)
     except AttributeError as error:
         missing = getattr(error, "name", None) or str(error)
+        owner = whose_class(cls)
+        if owner.startswith("the worked answer's"):
+            # Not the learner's class: this lesson runs on the worked answer's until theirs passes lesson 3's check.
+            return (f"my_backward is right on the checker's nodes, but the next cells run it on {owner}, this lesson's "
+                    "while your lesson-3 MyValue is not written or not right yet (the line under yours.use above says "
+                    f"why), and there it raises AttributeError: {error}. The worked answer's nodes keep their inputs in "
+                    "._prev: read only .grad, ._prev and _backward(), or get yours past lesson 3's check, so "
+                    "that this lesson runs on it")
         hint = ("call each node's _backward(), root first, which works on either kind of node"
                 if "_local_grads" in str(missing) else "use only what your MyValue has: .grad, ._prev and _backward()")
-        return (f"my_backward is right on the checker's nodes, but the next cells run it on your MyValue (lesson 3), "
+        return (f"my_backward is right on the checker's nodes, but the next cells run it on {owner} (lesson 3), "
                 f"and there it raises AttributeError: {error}. Your nodes don't keep what it reads: {hint}")
     return None
 

@@ -138,7 +138,8 @@ def _set_aside_if_unreadable(path):
 
 
 def expected_file(notebooks):
-    """The text my_micrograd.py holds after the notebooks' %%my_micrograd cells have run, in any order."""
+    """The text my_micrograd.py holds after the notebooks' %%my_micrograd cells have run, in any order (each
+    notebook a path, or its JSON already read)."""
     found = {}
     for notebook in notebooks:
         for key, code in stored_cells(notebook):

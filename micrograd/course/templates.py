@@ -35,8 +35,9 @@ def body(code):
 
 
 def stored_cells(notebook):
-    """[(key, code)] of a notebook's %%my_micrograd cells, in order: what running them stores."""
-    cells = json.loads(Path(notebook).read_text(encoding="utf-8"))["cells"]
+    """[(key, code)] of a notebook's %%my_micrograd cells, in order: what running them stores.
+    Takes the notebook's path, or the notebook as JSON already read."""
+    cells = (notebook if isinstance(notebook, dict) else json.loads(Path(notebook).read_text(encoding="utf-8")))["cells"]
     found = []
     for cell in cells:
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]

@@ -12,6 +12,9 @@ starts, not the grader:
 - RLIMIT_FSIZE: no file the notebook writes grows past 64 MB.
 - RLIMIT_CORE: no core dumps.
 
+With ``--carried FILE`` the student's my_micrograd.py is copied into the kernel's working folder first, where
+the lessons read it, as beside the notebook in JupyterLab.
+
 IPython keeps no history of what the kernel runs (HistoryManager.hist_file is
 ":memory:"), so no student's code lands in a history.sqlite of anyone's.
 """
@@ -19,6 +22,7 @@ IPython keeps no history of what the kernel runs (HistoryManager.hist_file is
 import argparse
 import os
 import resource
+import shutil
 import sys
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -28,7 +32,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="ipykernel with resource limits, for grading")
     parser.add_argument("--memory", type=int, required=True, help="address-space limit in bytes")
     parser.add_argument("--cpu", type=int, required=True, help="CPU-time limit in seconds")
+    parser.add_argument("--carried", default=None, help="the student's my_micrograd.py, copied into the working folder")
     args, kernel_args = parser.parse_known_args(argv)
+    if args.carried:
+        shutil.copyfile(args.carried, os.path.join(os.getcwd(), os.path.basename(args.carried)))
     resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
     resource.setrlimit(resource.RLIMIT_CPU, (args.cpu, args.cpu + 5))
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))

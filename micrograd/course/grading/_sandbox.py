@@ -33,6 +33,8 @@ import sysconfig
 from pathlib import Path
 
 SANDBOX_HOME = "/grading"  # the one writable folder, inside the sandbox
+# The student's my_micrograd.py, bound read-only; the kernel copies it into its working folder as it starts.
+CARRIED_IN_SANDBOX = "/carried/my_micrograd.py"
 SANDBOX_FOLDER_BYTES = 512 * 1024**2  # a tmpfs: what a notebook writes costs memory, so it is capped
 # What programs (Python, Graphviz's dot, fonts) read from /etc.  Nothing else of it.
 ETC_FILES = [
@@ -93,11 +95,12 @@ def kernel_environment(home, extra_path=()):
     }
 
 
-def bwrap_command(runtime_folder):
+def bwrap_command(runtime_folder, carried=None):
     """The bwrap arguments (up to and including '--') that sandbox one kernel.
 
     runtime_folder: the host folder of the kernel's connection file and sockets,
     mounted at the same path (the only host folder the kernel can write).
+    carried: the student's my_micrograd.py (a copy of the grader's), bound read-only at CARRIED_IN_SANDBOX.
     """
     bwrap = shutil.which("bwrap")
     command = [
@@ -131,6 +134,8 @@ def bwrap_command(runtime_folder):
     # After the tmpfs on /tmp, which would otherwise hide a checkout or a venv that lives under /tmp.
     for folder in [*_python_folders(), _package_folder()]:
         command += ["--ro-bind", str(folder), str(folder)]
+    if carried:
+        command += ["--ro-bind", str(carried), CARRIED_IN_SANDBOX]
     command += [
         "--bind", str(runtime_folder), str(runtime_folder),
         "--remount-ro", "/",  # the sandbox's own root: nothing can be created beside the mounts

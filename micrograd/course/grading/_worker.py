@@ -1,7 +1,7 @@
 """Runs one submitted notebook in a fresh kernel and reports what it showed.
 
 ``python -m micrograd.course.grading._worker NOTEBOOK --scratch DIR --lesson NN
---time-limit S --memory BYTES [--alias NAME] [--sandbox]``
+--time-limit S --memory BYTES [--alias NAME] [--sandbox] [--carried MY_MICROGRAD_PY]``
 
 The grader starts this in a process of its own.  The worker runs no student
 code: it starts a fresh kernel (inside bubblewrap with --sandbox, see
@@ -205,14 +205,15 @@ def grading_client(notebook, events, kernel_dir, runtime, sandboxed, folder):
     )
 
 
-def write_kernelspec(folder, memory, cpu_seconds, prefix):
-    """A kernelspec folder whose one kernel is micrograd.course.grading._kernel with these limits."""
+def write_kernelspec(folder, memory, cpu_seconds, prefix, carried=None):
+    """A kernelspec folder whose one kernel is micrograd.course.grading._kernel with these limits (and the
+    student's my_micrograd.py, where the kernel reads it from, to start with in its working folder)."""
     spec = Path(folder) / "micrograd-grading"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [
             *prefix, sys.executable, "-m", "micrograd.course.grading._kernel",
-            "--memory", str(memory), "--cpu", str(cpu_seconds),
+            "--memory", str(memory), "--cpu", str(cpu_seconds), *(["--carried", str(carried)] if carried else []),
             "-f", "{connection_file}",
         ],
         "display_name": "micrograd grading",
@@ -265,7 +266,7 @@ def compare(baseline, marks):
     return changed
 
 
-def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, memory, sandboxed, hidden=None):
+def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, memory, sandboxed, hidden=None, carried=None):
     # nbformat imports jsonschema, which builds grammars for IRI formats from
     # rfc3987_syntax when that is installed: seconds of CPU in every worker, for a
     # format no notebook field has.  Without it, jsonschema skips that format.
@@ -280,14 +281,15 @@ def run(notebook_path, events, *, scratch, runtime, lesson, alias, time_limit, m
     scratch = Path(scratch)
     runtime = Path(runtime)  # the kernel's connection file and sockets: the only host folder it can write
     if sandboxed:
-        prefix = _sandbox.bwrap_command(runtime)
+        prefix = _sandbox.bwrap_command(runtime, carried=carried)
+        carried = _sandbox.CARRIED_IN_SANDBOX if carried else None  # where the kernel sees it
         env = {}  # bwrap clears the environment and sets the kernel's own
     else:
         home = scratch / "home"
         home.mkdir(mode=0o700)
         prefix = []
         env = _sandbox.kernel_environment(home)
-    kernel_dir = write_kernelspec(scratch / "kernelspec", memory, int(time_limit * 2) + 30, prefix)
+    kernel_dir = write_kernelspec(scratch / "kernelspec", memory, int(time_limit * 2) + 30, prefix, carried)
     client = grading_client(notebook, events, kernel_dir, runtime, sandboxed, runtime if sandboxed else home)
     log = open(scratch / "kernel.log", "wb")
     kernel_pid = None
@@ -363,6 +365,7 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, required=True)
     parser.add_argument("--memory", type=int, required=True)
     parser.add_argument("--sandbox", action="store_true", help="run the kernel under bubblewrap")
+    parser.add_argument("--carried", default=None, help="the student's my_micrograd.py, for the kernel's working folder")
     parser.add_argument("--parent", type=int, required=True, help="the grader's PID")
     parser.add_argument("--hidden", default=None, help="a file of the teacher's hidden checks, run after the last cell")
     args = parser.parse_args(argv)
@@ -378,7 +381,7 @@ def main(argv=None):
     worker_memory = 2 * args.memory + 1024**3
     resource.setrlimit(resource.RLIMIT_AS, (worker_memory, worker_memory))
     run(args.notebook, events, scratch=args.scratch, runtime=args.runtime, lesson=args.lesson, alias=args.alias,
-        time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox,
+        time_limit=args.time_limit, memory=args.memory, sandboxed=args.sandbox, carried=args.carried,
         hidden=Path(args.hidden).read_text(encoding="utf-8") if args.hidden else None)
 
 

@@ -11,6 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import carried as carried_code
 from .grades import (DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, HUGE_OUTPUT_BYTES, KERNEL_ALLOWANCE_SECONDS, MAX_REASONS, STATUSES, Grade,
                      Grades, sandbox_status)
 from .snapshot import lessons_imported, parse_notebook, take_snapshot, what_became_of
@@ -106,7 +107,7 @@ def _socket_folder():
     return base if len(base) <= 60 or not os.access("/tmp", os.W_OK) else "/tmp"
 
 
-def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed, hidden=None):
+def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memory, sandboxed, hidden=None, carried=None):
     """Run the worker on the copy: (its events, finished on its own?, the tail of its log, stopped by a signal?)."""
     command = [
         sys.executable, "-m", "micrograd.course.grading._worker", str(copy),
@@ -115,6 +116,8 @@ def _run_worker(run, copy, scratch, runtime, *, lesson, alias, time_limit, memor
     ]
     if alias:
         command += ["--alias", alias]
+    if carried:
+        command += ["--carried", str(carried)]
     if sandboxed:
         command.append("--sandbox")
     if hidden:  # a copy in the worker's own folder: the teacher's folder is named nowhere a kernel can look
@@ -175,14 +178,15 @@ def grade_notebook(path, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     lessons = _integrity.released_lessons(released)
     snapshot = take_snapshot(path)
     grade = _grade_snapshot(_Run(), snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                            sandboxed=sandboxed, label=label, released=lessons, hidden=hidden)
+                            sandboxed=sandboxed, label=label, released=lessons, hidden=hidden,
+                            carried=carried_code.carried_beside(snapshot))
     note = what_became_of(snapshot)
     if note:
         grade.notes.append(note)
     return grade
 
 
-def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released, hidden=None):
+def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, label, released, hidden=None, carried=None):
     """hidden: {lesson: (file, titles)} of the teacher's hidden checks (micrograd.course.grading.hidden.load)."""
     from micrograd.course import exercise_titles
 
@@ -230,8 +234,12 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
         events, finished, log, interrupted = _run_worker(
             run, copy, scratch, Path(runtime), lesson=grade.lesson, alias=names[0] if names else None,
             time_limit=time_limit, memory=memory, sandboxed=sandboxed, hidden=(hidden or {}).get(grade.lesson, [None])[0],
+            carried=_write_carried(scratch, carried),
         )
     grade.seconds = round(time.monotonic() - started, 1)
+    note = carried_code.note_for(carried, notebook, grade.lesson)
+    if note:
+        grade.notes.append(note)
     if interrupted:
         grade.status = f"not graded: the run was stopped ({run.stopped_by}) while this notebook ran"
         grade.results = {}
@@ -303,6 +311,16 @@ def _grade_snapshot(run, snapshot, *, lesson, time_limit, memory, sandboxed, lab
     return grade
 
 
+def _write_carried(scratch, carried):
+    """The student's my_micrograd.py (``carried``) in the notebook's scratch folder, for its kernel; None without one."""
+    if carried is None or carried.text is None:
+        return None
+    path = scratch / "carried" / carried_code.FILE_NAME
+    path.parent.mkdir()
+    path.write_text(carried.text, encoding="utf-8")
+    return path
+
+
 def find_notebooks(folder):
     """Every .ipynb under folder (checkpoints aside), in name order; a folder that vanishes mid-walk is skipped."""
     found = []
@@ -313,7 +331,7 @@ def find_notebooks(folder):
 
 
 def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=DEFAULT_MEMORY, jobs=1, progress=None,
-                 sandbox=None, released=None, hidden=None, notebooks=None):
+                 sandbox=None, released=None, hidden=None, notebooks=None, group=None):
     """Grade every .ipynb under folder; rows in file-name order.
 
     Every submission is read once, at the start; the rows say which ones
@@ -321,6 +339,9 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     SIGINT (Ctrl-C) and SIGTERM stop the run: running notebooks are killed,
     those not yet started are not run, and their rows say "not graded"; the
     returned Grades' stopped_by names the signal.  notebooks: only these files under folder (a re-grade).
+
+    group: which notebooks are one student's, for the my_micrograd.py each runs beside (see ``carried``;
+    default: the notebooks of one folder).
     """
     from . import _integrity
 
@@ -328,7 +349,10 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
     sandboxed, label = sandbox_status(sandbox)
     # The lessons as released and the submissions, each read once, before any notebook runs.
     lessons = _integrity.released_lessons(released)
-    snapshots = [take_snapshot(path) for path in (find_notebooks(folder) if notebooks is None else notebooks)]
+    # A re-grade runs some of the notebooks, each beside the my_micrograd.py made from all of its student's.
+    every = [take_snapshot(path) for path in find_notebooks(folder)]
+    snapshots = every if notebooks is None else [s for s in every if s.path in {Path(n) for n in notebooks}]
+    carried = carried_code.carried_code(every, group or carried_code.by_folder)
     run = _Run()
     grades = Grades()
 
@@ -339,7 +363,8 @@ def grade_folder(folder, *, lesson=None, time_limit=DEFAULT_TIME_LIMIT, memory=D
         else:
             try:
                 grade = _grade_snapshot(run, snapshot, lesson=lesson, time_limit=time_limit, memory=memory,
-                                        sandboxed=sandboxed, label=label, released=lessons, hidden=hidden)
+                                        sandboxed=sandboxed, label=label, released=lessons, hidden=hidden,
+                                        carried=carried.get(snapshot.path))
             except Exception as error:  # a fault of the grader's own: this row says so, the run goes on
                 grade = Grade(submission=name, status=f"not graded: the grader failed on it ({type(error).__name__}: {error})")
         grade.submission = name

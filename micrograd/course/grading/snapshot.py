@@ -11,7 +11,7 @@ from pathlib import Path
 from .grades import MAX_NOTEBOOK_BYTES
 
 CHECKER_IMPORT = re.compile(
-    r"^\s*(?:from\s+micrograd\.course\s+import\s+([\w\s,()]+)|import\s+micrograd\.course\.lesson(\d+))",
+    r"^[ \t]*(?:from\s+micrograd\.course\s+import\s+(\([^)]*\)|[\w \t,]+)|import\s+micrograd\.course\.lesson(\d+))",
     re.MULTILINE,
 )
 LESSON_NAME = re.compile(r"\blesson(\d+)\b")
