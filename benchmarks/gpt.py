@@ -13,9 +13,9 @@ microgpt's 1,000 steps as the package's GPT would take them.
     python benchmarks/gpt.py --steps 100
     python benchmarks/gpt.py --full        # also trains the package's GPT for 1,000 steps, timed
 
-(a) is written here from microgpt's description: a node keeps ``_children`` and
-``_local_grads``; backward is a recursive topological sort, then ``child.grad += local_grad *
-v.grad``; the model is microgpt's code, ``sum(wi * xi ...)`` for a matrix row.  (b) runs that
+(a) is microgpt's own ``Value`` and model (``benchmarks/microgpt.py``, the project's one copy): a
+node keeps ``_children`` and ``_local_grads``; backward is a recursive topological sort, then
+``child.grad += local_grad * v.grad``; ``sum(wi * xi ...)`` for a matrix row.  (b) runs that
 same model code on ``micrograd.Value``.  (c) is ``micrograd.gpt.GPT`` with
 ``micrograd.gpt_training.train_step``: a matrix row, an attention score and a weighted sum of
 values are each one ``dot`` node, the loss at each position one node; backward runs over the
@@ -25,7 +25,6 @@ is freed before the cycle collector, paused for the step, is back.
 
 import argparse
 import gc
-import math
 import platform
 import random
 import statistics
@@ -37,161 +36,13 @@ from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value, graph_size
 from micrograd.gpt import GPT
 from micrograd.gpt_training import document_loss, microgpt_adam, train_step
+from microgpt import NUM_STEPS, Microgpt
+from microgpt import Value as MicroValue
 
 SEED = 42  # microgpt's random.seed(42)
-NUM_STEPS = 1000  # microgpt's training run: its learning rate decays over these
 SAME_LOSS = 1e-9
 MEMORY_STEPS = 3
 TARGETS = {"speedup": 12, "seconds_1000": 20}
-
-
-class MicroValue:
-    """A node of microgpt's design: data, grad, and the children with their local gradients."""
-
-    __slots__ = ("data", "grad", "_children", "_local_grads")
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data
-        self.grad = 0
-        self._children = children
-        self._local_grads = local_grads
-
-    def __add__(self, other):
-        other = other if isinstance(other, MicroValue) else MicroValue(other)
-        return MicroValue(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, MicroValue) else MicroValue(other)
-        return MicroValue(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, other): return MicroValue(self.data**other, (self,), (other * self.data**(other - 1),))
-    def log(self): return MicroValue(math.log(self.data), (self,), (1 / self.data,))
-    def exp(self): return MicroValue(math.exp(self.data), (self,), (math.exp(self.data),))
-    def relu(self): return MicroValue(max(0, self.data), (self,), (float(self.data > 0),))
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other**-1
-    def __rtruediv__(self, other): return other * self**-1
-
-    def backward(self):
-        topo = []
-        visited = set()
-
-        def build_topo(v):
-            if v not in visited:
-                visited.add(v)
-                for child in v._children:
-                    build_topo(child)
-                topo.append(v)
-
-        build_topo(self)
-        self.grad = 1
-        for v in reversed(topo):
-            for child, local_grad in zip(v._children, v._local_grads):
-                child.grad += local_grad * v.grad
-
-
-class Microgpt:
-    """microgpt's model, loss and Adam, as its file writes them, on the node class ``Value``."""
-
-    def __init__(self, Value, vocab_size, rng, n_embd=16, n_head=4, n_layer=1, block_size=16):
-        self.n_head, self.n_layer, self.block_size = n_head, n_layer, block_size
-        self.head_dim = n_embd // n_head
-        matrix = lambda nout, nin, std=0.08: [[Value(rng.gauss(0, std)) for _ in range(nin)] for _ in range(nout)]  # noqa: E731
-        self.state_dict = {"wte": matrix(vocab_size, n_embd), "wpe": matrix(block_size, n_embd),
-                           "lm_head": matrix(vocab_size, n_embd)}
-        for i in range(n_layer):
-            self.state_dict[f"layer{i}.attn_wq"] = matrix(n_embd, n_embd)
-            self.state_dict[f"layer{i}.attn_wk"] = matrix(n_embd, n_embd)
-            self.state_dict[f"layer{i}.attn_wv"] = matrix(n_embd, n_embd)
-            self.state_dict[f"layer{i}.attn_wo"] = matrix(n_embd, n_embd)
-            self.state_dict[f"layer{i}.mlp_fc1"] = matrix(4 * n_embd, n_embd)
-            self.state_dict[f"layer{i}.mlp_fc2"] = matrix(n_embd, 4 * n_embd)
-        self.params = [p for mat in self.state_dict.values() for row in mat for p in row]
-        self.m = [0.0] * len(self.params)
-        self.v = [0.0] * len(self.params)
-
-    @staticmethod
-    def linear(x, w):
-        return [sum(wi * xi for wi, xi in zip(wo, x)) for wo in w]
-
-    @staticmethod
-    def softmax(logits):
-        max_val = max(val.data for val in logits)
-        exps = [(val - max_val).exp() for val in logits]
-        total = sum(exps)
-        return [e / total for e in exps]
-
-    @staticmethod
-    def rmsnorm(x):
-        ms = sum(xi * xi for xi in x) / len(x)
-        scale = (ms + 1e-5) ** -0.5
-        return [xi * scale for xi in x]
-
-    def gpt(self, token_id, pos_id, keys, values):
-        linear, softmax, rmsnorm, state_dict = self.linear, self.softmax, self.rmsnorm, self.state_dict
-        n_head, head_dim = self.n_head, self.head_dim
-        tok_emb = state_dict["wte"][token_id]
-        pos_emb = state_dict["wpe"][pos_id]
-        x = [t + p for t, p in zip(tok_emb, pos_emb)]
-        x = rmsnorm(x)
-        for li in range(self.n_layer):
-            x_residual = x
-            x = rmsnorm(x)
-            q = linear(x, state_dict[f"layer{li}.attn_wq"])
-            k = linear(x, state_dict[f"layer{li}.attn_wk"])
-            v = linear(x, state_dict[f"layer{li}.attn_wv"])
-            keys[li].append(k)
-            values[li].append(v)
-            x_attn = []
-            for h in range(n_head):
-                hs = h * head_dim
-                q_h = q[hs:hs + head_dim]
-                k_h = [ki[hs:hs + head_dim] for ki in keys[li]]
-                v_h = [vi[hs:hs + head_dim] for vi in values[li]]
-                attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
-                attn_weights = softmax(attn_logits)
-                head_out = [sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim)]
-                x_attn.extend(head_out)
-            x = linear(x_attn, state_dict[f"layer{li}.attn_wo"])
-            x = [a + b for a, b in zip(x, x_residual)]
-            x_residual = x
-            x = rmsnorm(x)
-            x = linear(x, state_dict[f"layer{li}.mlp_fc1"])
-            x = [xi.relu() for xi in x]
-            x = linear(x, state_dict[f"layer{li}.mlp_fc2"])
-            x = [a + b for a, b in zip(x, x_residual)]
-        return linear(x, state_dict["lm_head"])
-
-    def loss(self, tokens):
-        n = min(self.block_size, len(tokens) - 1)
-        keys, values = [[] for _ in range(self.n_layer)], [[] for _ in range(self.n_layer)]
-        losses = []
-        for pos_id in range(n):
-            token_id, target_id = tokens[pos_id], tokens[pos_id + 1]
-            logits = self.gpt(token_id, pos_id, keys, values)
-            probs = self.softmax(logits)
-            loss_t = -probs[target_id].log()
-            losses.append(loss_t)
-        return (1 / n) * sum(losses)
-
-    def train_step(self, step, tokens):
-        loss = self.loss(tokens)
-        loss.backward()
-        learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
-        m, v = self.m, self.v
-        lr_t = learning_rate * (1 - step / NUM_STEPS)
-        for i, p in enumerate(self.params):
-            m[i] = beta1 * m[i] + (1 - beta1) * p.grad
-            v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
-            m_hat = m[i] / (1 - beta1 ** (step + 1))
-            v_hat = v[i] / (1 - beta2 ** (step + 1))
-            p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
-            p.grad = 0
-        return loss.data
 
 
 class PackageGPT:

@@ -47,7 +47,7 @@ from urllib.parse import urlparse
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "docs"), str(REPO / "scripts"), str(REPO / "tests")]
 import chromium  # noqa: E402  the tests' Chromium, and how they drive the app (a learner's clicks)
-import test_lite as app_driver  # noqa: E402
+import test_app as app_driver  # noqa: E402
 
 TIMEOUT_MS = 300_000
 

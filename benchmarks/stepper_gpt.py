@@ -1,6 +1,6 @@
 """The backprop stepper on a GPT: one position's loss of microgpt's model, on microgpt's own Value.
 
-microgpt's ``Value`` (``benchmarks/gpt.py``'s ``MicroValue``: inputs in ``_children``, local
+microgpt's ``Value`` (``benchmarks/microgpt.py``: inputs in ``_children``, local
 derivatives in ``_local_grads``, no ``_backward``) is a foreign class to the stepper, which reads
 it through ``micrograd.graphs`` and steps a mirror of it.  One position's loss of microgpt's model
 (n_embd 16, 4 heads, 1 layer) is 11,223 nodes at the first position of a name and about 1,300
@@ -41,7 +41,9 @@ CLICKS = 5
 def position_loss(position):
     """One position's loss of microgpt's model, on microgpt's Value, from microgpt's own start
     (``random.seed(42)``, the names shuffled, the weights drawn); the name it reads."""
-    from gpt import Microgpt, MicroValue, generator, start
+    from gpt import generator, start
+    from microgpt import Microgpt
+    from microgpt import Value as MicroValue
 
     docs, tokenizer, state = start()
     name = next(doc for doc in docs if len(doc) >= NAME_LENGTH)

@@ -16,7 +16,7 @@ list is measured, not written by hand: ``python docs/pyodide_bytecode.py --recor
 app, starts its kernel in Node as the app's worker does (docs/lite/record_modules.mjs), runs
 every lesson the app runs, completes a name, shows its help and fails a cell, and writes down
 the modules that kernel imported.  Run it after ``make lock`` or a change of what the lessons
-import; tests/test_lite.py fails, naming the modules, when a kernel of the app imports one
+import; tests/test_app.py fails, naming the modules, when a kernel of the app imports one
 without bytecode.
 
 The wheels are rewritten as their bytecode is added, and ``leave_out`` drops files the app

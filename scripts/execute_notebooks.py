@@ -14,6 +14,11 @@ kernel) are renumbered in order of appearance.
 First, whatever it runs, it writes the lessons' build-it templates where the
 package ships them (micrograd/course/templates.json), so that the kernels, and
 the browser app built next, know each template as the lessons now hold it.
+Then it writes the solutions' build-it cells (``%%my_micrograd KEY`` and the
+code under it) from the worked answers, micrograd/course/answers.py, their one
+source: edit an answer there, never in a solutions notebook.  A solutions
+notebook whose text this changes is run too, asked for or not, so that its
+stored outputs are its code's.
 """
 
 import argparse
@@ -28,6 +33,7 @@ from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
 from traitlets import default
 
 from micrograd.course import templates
+from micrograd.course.answers import ANSWERS
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT_SECONDS = 600
@@ -50,6 +56,49 @@ def lesson_notebooks():
 def lesson_templates_from():
     """The notebooks whose build-it cells are the templates: every lesson, none of the solutions."""
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def solutions_notebooks():
+    """The solutions notebooks, whose build-it cells are the worked answers."""
+    return sorted(NOTEBOOKS.glob("solutions/*.ipynb"))
+
+
+def solution_cell(key):
+    """A solutions notebook's build-it cell for key: the magic line, then the worked answer."""
+    if key not in ANSWERS:
+        raise KeyError(f"a solutions notebook has a build-it cell {templates.MAGIC} {key}, and micrograd/course/answers.py "
+                       f"has no worked answer of that name: name the cell as one of {sorted(ANSWERS)}")
+    answer = ANSWERS[key].rstrip("\n")
+    return f"{templates.MAGIC} {key}\n{answer}"
+
+
+def build_it_key(cell):
+    """The key of a %%my_micrograd cell ('lesson 3: MyValue'), or None for any other cell."""
+    if cell.cell_type != "code" or not cell.source.startswith(templates.MAGIC):
+        return None
+    return templates.section_key(cell.source.partition("\n")[0][len(templates.MAGIC):])
+
+
+def with_worked_answers(nb):
+    """Write the worked answers into nb's build-it cells; returns the keys of the cells this changed."""
+    changed = []
+    for cell in nb.cells:
+        key = build_it_key(cell)
+        if key is not None and cell.source != solution_cell(key):
+            cell.source = solution_cell(key)
+            changed.append(key)
+    return changed
+
+
+def write_worked_answers(notebooks):
+    """Write the worked answers into the build-it cells of each notebook; returns those whose text changed."""
+    written = []
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        if with_worked_answers(nb):
+            nbformat.write(nb, path)
+            written.append(path)
+    return written
 
 
 def _clear(nb):
@@ -141,6 +190,10 @@ def main(argv):
     if not paths:
         sys.exit(f"No notebooks found in {NOTEBOOKS}")
     print(f"writing {templates.write(lesson_templates_from())}", flush=True)
+    for path in write_worked_answers(solutions_notebooks()):
+        print(f"wrote the worked answers into {path}", flush=True)
+        if all(path.resolve() != p.resolve() for p in paths):
+            paths.append(path)
     for path in paths:
         print(f"executing {path}", flush=True)
         execute(path)

@@ -3,15 +3,31 @@
 Each answer is source text, run the way the lesson runs a build-it cell: in a namespace holding
 what the lesson has defined before it (microgpt's sizes, ``math``, ``random``, and the softmax and
 attention head of the cells above).  ``load(key, *swaps)`` runs the worked answer with text swaps,
-``load_source(text, name)`` any text.
+``load_source(text, name)`` any text.  microgpt itself, its ``Value`` and model, is
+``benchmarks/microgpt.py``, the project's one copy, loaded here by its path as ``microgpt``.
 """
 
+import importlib.util
 import math
 import random
+from pathlib import Path
 
 from micrograd import Value
 from micrograd.course.yours import ANSWERS
 from micrograd.course.lesson11_carried import SETTINGS
+
+MICROGPT_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "microgpt.py"
+
+
+def _load_microgpt():
+    """benchmarks/microgpt.py as a module; the benchmarks import it by name from their own folder."""
+    spec = importlib.util.spec_from_file_location("microgpt", MICROGPT_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+microgpt = _load_microgpt()
 
 
 def namespace():
@@ -210,65 +226,9 @@ STEP_SLIPS = {
 
 # -- two copies of microgpt as learners paste them: its own Value class, and the pieces built on it -------------------
 
-MICROGPT_VALUE = '''
-import math
+MICROGPT_VALUE = microgpt.value_source()  # microgpt's Value, as its file writes it
 
-
-class Value:
-    __slots__ = ("data", "grad", "_children", "_local_grads")
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data
-        self.grad = 0
-        self._children = children
-        self._local_grads = local_grads
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, other):
-        return Value(self.data**other, (self,), (other * self.data**(other - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other**-1
-    def __rtruediv__(self, other): return other * self**-1
-
-    def backward(self):
-        topo, visited = [], set()
-
-        def build_topo(v):
-            if v not in visited:
-                visited.add(v)
-                for child in v._children:
-                    build_topo(child)
-                topo.append(v)
-
-        build_topo(self)
-        self.grad = 1
-        for v in reversed(topo):
-            for child, local_grad in zip(v._children, v._local_grads):
-                child.grad += local_grad * v.grad
-'''
-
-# Every sum started from a Value of the copy's own class.
+# Every sum started from a Value of the copy's own class; the training step is the worked answer's (microgpt's).
 MICROGPT_SUMS_FROM_ZERO = MICROGPT_VALUE + '''
 
 def softmax(logits):
@@ -295,28 +255,7 @@ def causal_attention(qs, ks, vs):
     return [attention_head(qs[t], ks[:t + 1], vs[:t + 1]) for t in range(len(qs))]
 
 
-learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
-
-
-def training_step(gpt, params, m, v, tokens, step, num_steps):
-    n = min(block_size, len(tokens) - 1)
-    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
-    losses = []
-    for pos_id in range(n):
-        probs = softmax(gpt(tokens[pos_id], pos_id, keys, values))
-        losses.append(-probs[tokens[pos_id + 1]].log())
-    loss = (1 / n) * sum(losses, Value(0.0))
-    loss.backward()
-    lr_t = learning_rate * (1 - step / num_steps)
-    for i, p in enumerate(params):
-        m[i] = beta1 * m[i] + (1 - beta1) * p.grad
-        v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
-        m_hat = m[i] / (1 - beta1 ** (step + 1))
-        v_hat = v[i] / (1 - beta2 ** (step + 1))
-        p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
-        p.grad = 0
-    return loss.data
-'''
+''' + swapped(STEP_KEY, ("loss = (1 / n) * sum(losses)", "loss = (1 / n) * sum(losses, Value(0.0))"))
 
 # Every input made a Value of the copy's own class first, unless it is one already.
 MICROGPT_ISINSTANCE = MICROGPT_VALUE + '''
@@ -359,28 +298,7 @@ def sample_next(logits, temperature):
     return random.choices(range(len(logits)), weights=[p.data for p in probs])[0]
 
 
-learning_rate, beta1, beta2, eps_adam = 0.01, 0.85, 0.99, 1e-8
-
-
-def training_step(gpt, params, m, v, tokens, step, num_steps):
-    n = min(block_size, len(tokens) - 1)
-    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
-    losses = []
-    for pos_id in range(n):
-        probs = softmax(gpt(tokens[pos_id], pos_id, keys, values))
-        losses.append(-probs[tokens[pos_id + 1]].log())
-    loss = (1 / n) * sum(losses)
-    loss.backward()
-    lr_t = learning_rate * (1 - step / num_steps)
-    for i, p in enumerate(params):
-        m[i] = beta1 * m[i] + (1 - beta1) * p.grad
-        v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
-        m_hat = m[i] / (1 - beta1 ** (step + 1))
-        v_hat = v[i] / (1 - beta2 ** (step + 1))
-        p.data -= lr_t * m_hat / (v_hat ** 0.5 + eps_adam)
-        p.grad = 0
-    return loss.data
-'''
+''' + ANSWERS[STEP_KEY]  # the training step: microgpt's, the worked answer
 
 
 def microgpt_copy(source, name):

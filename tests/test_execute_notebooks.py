@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,3 +95,42 @@ def test_widget_model_ids_are_numbered_in_order_of_appearance(tmp_path):
     # No id the kernel made up survives anywhere in the file.
     renumbered = {f"{n:032x}" for n in range(1, len(state) + 1)}
     assert set(re.findall(r"[0-9a-f]{32}", json.dumps(nb))) <= renumbered
+
+
+# -- the solutions' build-it cells: written from the worked answers, their one source -------------
+
+
+def test_the_stored_solutions_cells_are_what_make_notebooks_writes_from_the_worked_answers():
+    from micrograd.course.answers import ANSWERS
+
+    script = load_script()
+    keys = []
+    for path in script.solutions_notebooks():
+        nb = nbformat.read(path, as_version=4)
+        changed = script.with_worked_answers(nb)
+        assert changed == [], (f"{path.name}: the build-it cells {changed} differ from their worked answers; edit the "
+                               "answer in micrograd/course/answers.py and run make notebooks, which writes the cells")
+        keys += [key for key in map(script.build_it_key, nb.cells) if key is not None]
+    assert sorted(keys) == sorted(ANSWERS)  # every worked answer in a solutions cell, once
+
+
+def test_a_hand_edit_of_a_solutions_cell_is_written_over_with_the_worked_answer(tmp_path):
+    script = load_script()
+    shipped = next(p for p in script.solutions_notebooks() if p.name.startswith("11_"))
+    nb = nbformat.read(shipped, as_version=4)
+    cell = next(c for c in nb.cells if script.build_it_key(c) == "lesson 11: softmax")
+    cell.source = cell.source.replace("total = sum(exps)", "total = sum(exps)  # edited by hand")
+    path = tmp_path / shipped.name
+    nbformat.write(nb, path)
+    assert script.write_worked_answers([path]) == [path]
+    assert ([c.source for c in nbformat.read(path, as_version=4).cells]
+            == [c.source for c in nbformat.read(shipped, as_version=4).cells])
+    assert script.write_worked_answers([path]) == []  # nothing left to write: the notebook is not touched again
+
+
+def test_a_solutions_cell_with_no_worked_answer_is_refused_by_name():
+    script = load_script()
+    nb = new_notebook(cells=[new_code_cell("%%my_micrograd lesson 3: MyValeu\nclass MyValue: ...")])
+    with pytest.raises(KeyError) as refused:
+        script.with_worked_answers(nb)
+    assert "lesson 3: MyValeu" in str(refused.value) and "'lesson 3: MyValue'" in str(refused.value)

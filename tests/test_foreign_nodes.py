@@ -18,6 +18,7 @@ from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepp
 
 from foreign_nodes import (OTHER_INPUT_NAMES, ForkValue, GradFnNode, LectureValue, TupleNode, inputs_under,
                            lecture_micrograd, lecture_nn, neuron, twice_used)
+from gpt_answers import microgpt
 
 TESTS = Path(__file__).resolve().parent
 LOCAL_CLASSES = [LectureValue, TupleNode, ForkValue]
@@ -423,44 +424,8 @@ def test_to_the_end_is_linear_in_the_graph_size_on_any_class():
     assert large < 5 * small  # 4 times the nodes; a quadratic pass would be about 16 times
 
 
-class MicrogptValue:
-    """Karpathy's microgpt Value: inputs in _children, local derivatives in _local_grads, no _op,
-    no label, no _backward (its backward() applies the derivatives itself)."""
-
-    __slots__ = ("data", "grad", "_children", "_local_grads")
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data
-        self.grad = 0
-        self._children = children
-        self._local_grads = local_grads
-
-    def __add__(self, other):
-        other = other if isinstance(other, MicrogptValue) else MicrogptValue(other)
-        return MicrogptValue(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, MicrogptValue) else MicrogptValue(other)
-        return MicrogptValue(self.data * other.data, (self, other), (other.data, self.data))
-
-    def relu(self):
-        return MicrogptValue(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def backward(self):
-        topo, visited = [], set()
-
-        def build_topo(v):
-            if v not in visited:
-                visited.add(v)
-                for child in v._children:
-                    build_topo(child)
-                topo.append(v)
-
-        build_topo(self)
-        self.grad = 1
-        for v in reversed(topo):
-            for child, local_grad in zip(v._children, v._local_grads):
-                child.grad += local_grad * v.grad
+MicrogptValue = microgpt.Value  # Karpathy's microgpt Value: inputs in _children, local derivatives in _local_grads,
+# no _op, no label, no _backward (its backward() applies the derivatives itself)
 
 
 class ChildrenNode:

@@ -95,7 +95,7 @@ def test_the_blocks_name_the_letter_read_and_the_positions_attended():
 
 def test_microgpt_drawn_fits_a_learners_page_whole():
     # JupyterLab at 1280×800 with the file browser open: an output about 850 px wide, and about 680 px of
-    # notebook in view (tests/test_browser.py's page), so the blocks the lesson talks about are all on screen.
+    # notebook in view (tests/test_jupyterlab.py's page), so the blocks the lesson talks about are all on screen.
     import re as regex
 
     svg = draw_gpt(**MICROGPT)._repr_svg_()

@@ -180,7 +180,7 @@ def test_the_gpt_s_outputs_say_whose_my_value_they_ran_on(tmp_path, lesson_3_wri
 
 
 # JupyterLab at 1280×800 with the file browser open gives a code cell's editor 846 px, and its monospace font
-# 7.83 px a character (measured in Chromium, as tests/test_browser.py opens the lessons): 107 characters show,
+# 7.83 px a character (measured in Chromium, as tests/test_jupyterlab.py opens the lessons): 107 characters show,
 # a longer line is cut at the editor's right edge.
 EDITOR_CHARACTERS = 107
 

@@ -144,7 +144,7 @@ def test_make_setup_leaves_out_rfc3987_syntax_and_jupyter_works_without_it():
     if Path(sys.prefix).resolve().parent == ROOT:  # make setup's venv (.venv, .venv-3.X); conda's may have it
         assert importlib.util.find_spec("rfc3987_syntax") is None
     # Without it, as in that venv: jsonschema skips the one format it checked, nbformat validates, Jupyter's server
-    # imports (test_lab_server and test_browser start JupyterLab in that venv).
+    # imports (test_lab_server and test_jupyterlab start JupyterLab in that venv).
     code = ("import sys; sys.modules['rfc3987_syntax'] = None\n"
             "import jsonschema, nbformat, jupyter_server.serverapp\n"
             "assert 'iri' not in jsonschema.FormatChecker().checkers\n"

@@ -371,7 +371,7 @@ def test_every_local_link_names_a_file_in_the_build(site):
     for page in pages:
         for tag, attribute, value, target in local_links(page):
             if APP in target.resolve().relative_to(site.resolve()).parents:
-                continue  # the browser app, which make site builds beside the pages (tests/test_lite.py builds it)
+                continue  # the browser app, which make site builds beside the pages (tests/test_app.py builds it)
             if not (target.is_file() or (target / "index.html").is_file()):
                 missing.append(f"{page.relative_to(site)}: <{tag} {attribute}=\"{value}\"> names no file")
     assert not missing, "\n".join(sorted(set(missing)))

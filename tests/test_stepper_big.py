@@ -10,63 +10,21 @@ import sys
 
 import pytest
 
-from gpt_answers import MICROGPT_VALUE, load_source
+from gpt_answers import microgpt
 from micrograd.viz import collapse, draw_dot
 from micrograd.widgets import BackpropStepper
 
 
-MicroValue = load_source(MICROGPT_VALUE, "Value", {})  # microgpt's Value, as its file writes it
-
-
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(wo, x)) for wo in w]
-
-
-def softmax(logits):
-    max_val = max(val.data for val in logits)
-    exps = [(val - max_val).exp() for val in logits]
-    total = sum(exps)
-    return [e / total for e in exps]
-
-
-def rmsnorm(x):
-    ms = sum(xi * xi for xi in x) / len(x)
-    scale = (ms + 1e-5) ** -0.5
-    return [xi * scale for xi in x]
-
-
-def position_loss(position, vocab_size=27, n_embd=16, n_head=4, seed=42):
-    """microgpt's loss at one position of a name (one layer, its sizes), the keys and values of the
-    positions before it included: (loss, every node of the graph in a fixed order)."""
+def position_loss(position, vocab_size=27, seed=42):
+    """microgpt's loss at one position of a name (its model: one layer, its sizes), the keys and values of
+    the positions before it included: (loss, every node of the graph in a fixed order)."""
     rng = random.Random(seed)
-    matrix = lambda nout, nin: [[MicroValue(rng.gauss(0, 0.08)) for _ in range(nin)] for _ in range(nout)]  # noqa: E731
-    sd = {"wte": matrix(vocab_size, n_embd), "wpe": matrix(16, n_embd), "lm_head": matrix(vocab_size, n_embd),
-          "wq": matrix(n_embd, n_embd), "wk": matrix(n_embd, n_embd), "wv": matrix(n_embd, n_embd),
-          "wo": matrix(n_embd, n_embd), "fc1": matrix(4 * n_embd, n_embd), "fc2": matrix(n_embd, 4 * n_embd)}
+    model = microgpt.Microgpt(microgpt.Value, vocab_size, rng)
     tokens = [rng.randrange(vocab_size) for _ in range(position + 2)]
-    head_dim = n_embd // n_head
-    keys, values = [], []
+    keys, values = [[] for _ in range(model.n_layer)], [[] for _ in range(model.n_layer)]
     for pos in range(position + 1):
-        x = rmsnorm([t + p for t, p in zip(sd["wte"][tokens[pos]], sd["wpe"][pos])])
-        x_residual = x
-        x = rmsnorm(x)
-        q = linear(x, sd["wq"])
-        keys.append(linear(x, sd["wk"]))
-        values.append(linear(x, sd["wv"]))
-        x_attn = []
-        for h in range(n_head):
-            hs = h * head_dim
-            q_h = q[hs:hs + head_dim]
-            k_h = [ki[hs:hs + head_dim] for ki in keys]
-            v_h = [vi[hs:hs + head_dim] for vi in values]
-            weights = softmax([sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))])
-            x_attn.extend(sum(weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim))
-        x = [a + b for a, b in zip(linear(x_attn, sd["wo"]), x_residual)]
-        x_residual = x
-        x = [xi.relu() for xi in linear(rmsnorm(x), sd["fc1"])]
-        x = [a + b for a, b in zip(linear(x, sd["fc2"]), x_residual)]
-        logits = linear(x, sd["lm_head"])
-    loss = -softmax(logits)[tokens[position + 1]].log()
+        logits = model.gpt(tokens[pos], pos, keys, values)
+    loss = -model.softmax(logits)[tokens[position + 1]].log()
     return loss, every_node(loss)
 
 

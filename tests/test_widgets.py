@@ -1,7 +1,7 @@
 """The widgets, driven headless: buttons are clicked and sliders moved from code.
 
 ``Button.click()`` and setting a slider's ``value`` run the same handlers a
-browser would, without a kernel; tests/test_browser.py checks the real thing.
+browser would, without a kernel; tests/test_jupyterlab.py checks the real thing.
 """
 
 import html as html_module

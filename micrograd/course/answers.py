@@ -1,5 +1,7 @@
 """The package's worked answers for the pieces a learner writes: what a lesson falls back on while
-the learner's own piece is not written yet or fails its check, the same code as the solutions' cells."""
+the learner's own piece is not written yet or fails its check.  They are the one source of the
+solutions notebooks' build-it cells, which ``make notebooks`` (scripts/execute_notebooks.py) writes
+from them: edit an answer here, never in a solutions notebook."""
 
 from . import lesson11_carried
 

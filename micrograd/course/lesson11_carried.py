@@ -1,7 +1,7 @@
 """Lesson 11's pieces of your micrograd: the GPT's operations, softmax, rmsnorm, one attention head, the training step.
 
 ``micrograd.course.yours`` carries them as it carries lessons 2 to 6: ``ANSWERS`` holds the worked
-answers (microgpt's own functions, as its file writes them; the solution's cells are these), and
+answers (microgpt's own functions, as its file writes them; ``make notebooks`` writes the solution's cells from them), and
 ``CHECKS`` how each saved piece is checked when a lesson loads it.  ``SETTINGS`` are microgpt's
 sizes, which lesson 11 sets before its build-it cells and a saved cell may use (``head_dim``,
 ``n_layer``, ``block_size``), so they are there when ``my_micrograd.py`` is loaded too.
