@@ -36,6 +36,7 @@ import yaml
 
 from micrograd.course import exercise_titles
 from micrograd.course.grading import gradescope, sandbox_status
+from micrograd.course.grading.bundle import Exercise, Outcome
 from micrograd.course.grading.github_classroom import RUNNER
 from test_grading import notebook_of, untouched_small, wrong_answers
 from test_workflows import load as load_workflow, problems, validator  # noqa: F401 (validator: a fixture)
@@ -285,3 +286,18 @@ def test_hidden_checks_are_refused_for_github_classroom(tmp_path):
     made = build("--lesson", "1", "--hidden", str(tmp_path / "hidden"), "--classroom", str(tmp_path / "repo"))
     assert made.returncode == 2 and "a student can read everything in their repository" in made.stderr
     assert not (tmp_path / "repo").exists()
+
+
+def test_a_course_zip_holds_every_lesson_and_names_its_tests_by_lesson(built, tmp_path):
+    made = build("--course", "--out", str(tmp_path), "--wheel", str(built["tmp"] / built["wheel"]))
+    assert made.returncode == 0, made.stderr
+    every = [f"{number:02d}" for number in range(100) if exercise_titles(f"{number:02d}")]
+    with zipfile.ZipFile(tmp_path / "course.zip") as zipped:
+        assert json.loads(zipped.read("autograder.json"))["lessons"] == every
+        released = sorted(name[len("released/"):][:2] for name in zipped.namelist() if name.startswith("released/"))
+    assert released == every
+    outcome = Outcome([Exercise("02", "Build it", 1, "passed"), Exercise("03", "Exercise 1", 2, "not attempted")])
+    answer = gradescope.results_json(outcome, several_lessons=True)
+    assert [(test["name"], test["score"], test["max_score"]) for test in answer["tests"]] == [
+        ("Lesson 02 · Build it", 1, 1), ("Lesson 03 · Exercise 1", 0, 2)]
+    assert answer["score"] == 1
