@@ -7,6 +7,9 @@
 # make lite   build only the browser app (JupyterLite: the lessons run in the browser, nothing installed)
 # make grade DIR=submissions/   grade a folder of submitted notebooks: a table on screen, grades.csv in DIR
 #             (ARGS="--roster FILE --points FILE --hidden FOLDER --canvas FILE ..."; DIR=one.ipynb re-grades it)
+# make autograder   Gradescope autograder zips, one per lesson, in build/autograder (ARGS="--course" for one
+#             zip of every lesson, "--lesson 3 --points FILE --hidden FOLDER"; "--lesson 3 --classroom REPO"
+#             writes a GitHub Classroom template's workflow instead); see docs/teaching/grading.md
 # make lock   refresh constraints.txt, the exact versions the course is validated with
 # make clean  remove .venv, .venv-3.*, and every cache the commands above leave behind
 #
@@ -40,7 +43,7 @@ TEST_WORKERS ?= auto
 export PYTHONDONTWRITEBYTECODE :=
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: setup lab test notebooks bench site lite grade lock clean
+.PHONY: setup lab test notebooks bench site lite grade autograder lock clean
 
 setup: $(SETUP_STAMP) $(NPM_STAMP)
 
@@ -96,6 +99,10 @@ grade: $(SETUP_STAMP)
 	@if [ -z "$(DIR)" ]; then echo "usage: make grade DIR=folder-of-submitted-notebooks" >&2; exit 2; fi
 	@if [ "$$(uname -s)" = Linux ]; then scripts/ensure-system-deps bubblewrap; fi
 	$(VENV_PYTHON) -m micrograd.course.grading "$(DIR)" $(ARGS)
+
+# The same grading, packed for Gradescope and GitHub Classroom (micrograd/course/grading/autograder.py).
+autograder: $(SETUP_STAMP)
+	$(VENV_PYTHON) -m micrograd.course.grading.autograder $(ARGS)
 
 # Resolves the dependencies afresh in a throwaway venv, so nothing installed by
 # hand (torch, for one) ends up pinned.

@@ -29,8 +29,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # make test hands whole files to its workers in the order collected (--no-loadscope-reorder):
 # these take a core for a minute or more between them, so they start first and the many short
 # files and notebooks fill the other core, instead of one long file starting last on its own.
-STARTS_FIRST = ("test_jupyterlab.py", "test_app.py", "test_grading.py", "test_carried_forward.py", "test_site.py",
-                "test_cells_run_twice_long.py", "test_cells_run_twice.py", "test_lessons_in_pyodide_long.py",
+STARTS_FIRST = ("test_jupyterlab.py", "test_app.py", "test_grading.py", "test_autograder.py", "test_carried_forward.py",
+                "test_site.py", "test_cells_run_twice_long.py", "test_cells_run_twice.py", "test_lessons_in_pyodide_long.py",
                 "test_lessons_in_pyodide.py")
 
 
