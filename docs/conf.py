@@ -41,6 +41,11 @@ nb_ipywidgets_js = {}
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# MathJax makes every formula a Tab stop by default (for its menu and explorer): lesson 3 has
+# dozens, and a keyboard reader would tab through them all to reach the next link.  A screen
+# reader reads each formula from the MathML MathJax puts beside it, which needs no focus.
+# (A display formula too wide for the column scrolls, and course.js makes that box a Tab stop.)
+mathjax3_config = {"options": {"menuOptions": {"settings": {"inTabOrder": False}}}}
 myst_heading_anchors = 3
 
 html_theme = "sphinx_book_theme"

@@ -157,9 +157,11 @@ def test_heatmaps_display_at_their_own_size_and_store_their_numbers_as_text():
     assert base64.b64decode(data["image/png"]) == picture.png()
     assert metadata["image/png"] == {"width": picture.size[0], "height": picture.size[1]}
     text = data["text/plain"]
-    assert text.startswith("emma (rows: the query position reading; columns: the key position read)")
-    assert text.count("head ") == 4
-    assert f"{weights[2][4][3]:.2f}" in text.split("head 2")[1].split("head 3")[0].splitlines()[-1]
+    shows, key, tables = text.split("\n", 2)
+    assert shows.startswith("emma, as 4 heatmaps")  # what the picture shows: its alt text
+    assert key == "(rows: the query position reading; columns: the key position read)"
+    assert tables.count("head ") == 4
+    assert f"{weights[2][4][3]:.2f}" in tables.split("head 2")[1].split("head 3")[0].splitlines()[-1]
 
 
 def test_the_upper_triangle_is_empty_and_a_look_ahead_row_is_drawn():
@@ -299,7 +301,7 @@ def test_heatmaps_of_a_gpts_attention_over_a_name():
     model(tokens)
     letters = [tokenizer.symbol(t) for t in tokens]
     picture = attention_heatmaps(model.attention[0], letters)
-    lines = picture.description.split("head 3")[1].splitlines()
+    lines = picture.description.split("\nhead 3\n")[1].splitlines()
     last_row = [float(x) for x in lines[-1].split()[1:]]
     assert last_row == [round(w, 2) for w in model.attention[0][3][4]]
     grid = picture.figure.axes[3].images[0].get_array()
@@ -330,3 +332,20 @@ def test_heatmaps_svg_is_the_same_in_another_process():
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "7"}
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
     assert other.stdout == attention_heatmaps(causal_weights(4, 5), "abcde").svg()
+
+
+def test_a_pictures_alt_text_says_what_it_shows_not_only_its_title():
+    # The first line of the description is the <img>'s alt text on the page: a reader who cannot see the
+    # picture learns what it shows from it (the whole description is under it, "In words").
+    curve = loss_curve([3.3, 3.0, 2.5, 2.4], vocab_size=27).words.name
+    assert curve.startswith("Training loss, a line chart of 4 steps")
+    assert "falling from 3.3000 to" in curve and "below the dashed line at ln 27 = 3.30" in curve
+    rising = loss_curve([1.0, 2.0, 4.0], vocab_size=2).words.name
+    assert "rising from 1.0000 to" in rising and "above the dashed line at ln 2 = 0.69" in rising
+    weights = [[[1.0], [0.75, 0.25], [0.2, 0.3, 0.5]], [[1.0], [0.5, 0.5], [0.6, 0.3, 0.1]]]
+    heatmaps = attention_heatmaps(weights, ["BOS", "e", "m"]).words.name
+    assert heatmaps.startswith("Attention weights of 2 heads, as 2 heatmaps, one per head, over BOS e m")
+    assert "cells after them empty" in heatmaps  # causal
+    assert heatmaps.endswith("Reading m, the last position, head 0 looks most at m (0.50), head 1 at BOS (0.60)")
+    looking_ahead = attention_heatmaps([[[0.5, 0.5], [0.5, 0.5]]], "ab").words.name
+    assert "as a heatmap over a b" in looking_ahead and "empty" not in looking_ahead

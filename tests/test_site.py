@@ -16,6 +16,12 @@ A/AA violation in the page's article, what the course writes (the theme's
 header and sidebars are its own).  Every local href and src of every page
 names a file in the build (the download menu's notebook included).
 
+Every page is read again in the theme's dark mode at 1280 px and at 320 px
+(a phone, or 1280 px zoomed to 400 %), one pass each in the same browser and
+server: axe's colour rules find nothing serious in dark mode, nor its layout
+rules at 320 px, where no page scrolls sideways as a whole; no formula is a
+Tab stop, and a box is a Tab stop exactly when it scrolls.
+
 The browser draws scrollbars as a system with overlay scrollbars does
 (macOS, phones): a native scrollbar is not drawn until the box is scrolled,
 so a box that scrolls with no styled scrollbar of the site's own shows
@@ -311,8 +317,12 @@ class PageLog:
             self.problems.append(f"request outside 127.0.0.1: {request.url}")
 
 
+def site_pages(site):
+    return sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html") if "_static" not in path.parts)
+
+
 def test_every_page_works_offline(site, server, browser, tmp_path):
-    pages = sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html") if "_static" not in path.parts)
+    pages = site_pages(site)
     lessons = {Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html"): path for path in lesson_notebooks()}
     assert lessons, "no lesson notebooks found"
     missing = [str(page) for page in lessons if page.as_posix() not in pages]
@@ -430,6 +440,131 @@ def test_the_run_in_your_browser_notes_say_which_lessons_have_matplotlib_figures
                     if any("image/png" in output.get("data", {}) for cell in nbformat.read(notebook, as_version=4).cells
                            for output in cell.get("outputs", []))}
     assert browser_links.FIGURES_NEED_MATPLOTLIB == with_figures
+
+
+# The settings a learner reads the site in besides light at 1280 px (DESIGN.md: light and dark themes,
+# 1280 px and 320 px).  Each pass runs the axe rules whose verdict that setting can change, on every page:
+# the colours in dark mode (the theme repaints the page, and puts each output on a light card); the
+# layout at 320 px (what scrolls, how much room a control has).  The other rules judge the page's
+# markup, the same in every setting, and run in the light pass above.
+OTHER_SETTINGS = {
+    "dark": {"mode": "dark", "viewport": VIEWPORT, "rules": ("color-contrast", "link-in-text-block")},
+    "320px": {"mode": "light", "viewport": {"width": 320, "height": 640}, "rules": ("scrollable-region-focusable", "target-size")},
+}
+SCREENSHOT_IN_EVERY_SETTING = "lessons/03_backprop_by_hand.html"
+
+# Run in a page once MathJax and course.js are done: what scrolls and what takes the keyboard's focus.
+# A box that scrolls (sideways, or down) must be a Tab stop, or a keyboard cannot scroll it; an element
+# that is a Tab stop only for its tabindex (no link, button or field) must scroll, or it is a stop for
+# nothing.  A formula is never a Tab stop unless it is too wide for the column and scrolls.
+TAB_STOPS = """
+() => {
+    const article = document.querySelector('article.bd-article');
+    if (!article) return null;
+    const SCROLLS = ['auto', 'scroll'];
+    const INTERACTIVE = 'a[href], button, input, select, textarea, summary, iframe, [contenteditable]';
+    const name = el => `<${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/)[0] : ''}> "${el.textContent.replace(/\\s+/g, ' ').trim().slice(0, 40)}"`;
+    const found = {pageWidth: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth,
+                   formulas: 0, formulaStops: [], unreachable: [], stopsForNothing: [], drawings: {scrolling: 0, still: 0}};
+    for (const el of article.querySelectorAll('*')) {
+        if (!el.getClientRects().length) continue;  // not shown (display: none, a closed disclosure's content)
+        const style = getComputedStyle(el);
+        // Scrolls by more than a pixel of rounding (must be a Tab stop), or by any amount (may be one,
+        // as the theme makes its code blocks that scroll by a rounded pixel).
+        const by = slack => (SCROLLS.includes(style.overflowX) && el.scrollWidth > el.clientWidth + slack)
+                         || (SCROLLS.includes(style.overflowY) && el.scrollHeight > el.clientHeight + slack);
+        const scrolls = by(1), scrollsAtAll = by(0);
+        const stop = el.tabIndex >= 0;
+        if (el.matches('mjx-container')) {
+            found.formulas++;
+            if (stop && !scrollsAtAll) {
+                found.formulaStops.push(name(el));
+                continue;
+            }
+        }
+        if (el.matches('.micrograd-drawing')) found.drawings[scrolls ? 'scrolling' : 'still']++;
+        if (scrolls && !stop) found.unreachable.push(`${name(el)}: ${el.clientWidth}×${el.clientHeight} px showing ${el.scrollWidth}×${el.scrollHeight}`);
+        if (stop && !scrollsAtAll && !el.matches(INTERACTIVE)) found.stopsForNothing.push(name(el));
+    }
+    return found;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def other_settings(site, server, browser, tmp_path_factory):
+    """{setting: {page: what it showed}}: every page read once in each of OTHER_SETTINGS."""
+    pictures = tmp_path_factory.mktemp("settings")
+    seen = {}
+    for setting, how in OTHER_SETTINGS.items():
+        context = chromium.new_context(browser, viewport=how["viewport"], is_mobile=True)
+        # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
+        context.add_init_script(f"localStorage.setItem('mode', '{how['mode']}'); localStorage.setItem('theme', '{how['mode']}');")
+        page = context.new_page()
+        log = PageLog(page, server)
+        seen[setting] = {}
+        for name in site_pages(site):
+            log.problems = []
+            page.goto(f"{server}/{name}", wait_until="load")
+            # course.js sets the Tab stops once MathJax has typeset (a callback added at load, so before this one).
+            page.evaluate("async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise; }")
+            shown = {"mode": page.evaluate("document.documentElement.dataset.theme"), "tabs": page.evaluate(TAB_STOPS)}
+            ours = run_axe(page, include=OURS, rules=how["rules"])
+            shown["axe"] = None if ours is None else described(blocking(ours))
+            shown["problems"] = list(log.problems)
+            seen[setting][name] = shown
+            if name == SCREENSHOT_IN_EVERY_SETTING:
+                page.screenshot(path=pictures / f"{Path(name).stem}-{setting}.png")
+        context.close()
+    print(f"screenshots in {pictures}; axe took {SECONDS[0]:.1f} s in all")
+    return seen
+
+
+def setting_problems(pages, *keys):
+    return {name: [f"{key}: {item}" for key in keys for item in shown[key] or ()] for name, shown in pages.items()}
+
+
+@pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
+def test_axe_finds_nothing_serious_in_every_setting(other_settings, setting):
+    pages = other_settings[setting]
+    assert {shown["mode"] for shown in pages.values()} == {OTHER_SETTINGS[setting]["mode"]}, "the theme did not take the mode"
+    lessons = [name for name, shown in pages.items() if name.startswith("lessons/") and shown["axe"] is not None]
+    assert len(lessons) == len(lesson_notebooks()), f"axe ran on {len(lessons)} lesson pages"
+    problems = {name: found for name, found in setting_problems(pages, "axe", "problems").items() if found}
+    assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
+
+
+def test_no_page_scrolls_sideways_at_320_px(other_settings):
+    # Code and drawings may scroll in their own boxes; the page itself never makes a reader scroll
+    # sideways to read a line (WCAG 1.4.10, reflow).
+    wide = {name: f"{shown['tabs']['pageWidth']} px wide in a {shown['tabs']['viewport']} px window"
+            for name, shown in other_settings["320px"].items()
+            if shown["tabs"] and shown["tabs"]["pageWidth"] > shown["tabs"]["viewport"]}
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
+def test_formulas_are_not_tab_stops(other_settings, setting):
+    # MathJax makes each formula a Tab stop unless told not to: lesson 3 has dozens of them before
+    # its first exercise.  A display formula too wide for the column scrolls, and is one (see below).
+    pages = {name: shown["tabs"] for name, shown in other_settings[setting].items() if shown["tabs"]}
+    assert sum(tabs["formulas"] for tabs in pages.values()) > 100, "the site shows hardly any formulas: did MathJax run?"
+    stops = {name: tabs["formulaStops"][:5] for name, tabs in pages.items() if tabs["formulaStops"]}
+    assert not stops, "\n".join(f"{name}: {len(pages[name]['formulaStops'])} formulas are Tab stops, {found}" for name, found in stops.items())
+
+
+@pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
+def test_a_box_is_a_tab_stop_exactly_when_it_scrolls(other_settings, setting):
+    pages = {name: shown["tabs"] for name, shown in other_settings[setting].items() if shown["tabs"]}
+    # The package makes every drawing's box a Tab stop, not knowing the column it lands in: at 1280 px
+    # the drawings fit theirs, and their boxes must be none; at 320 px they scroll, and must be.
+    drawings = {kind: sum(tabs["drawings"][kind] for tabs in pages.values()) for kind in ("scrolling", "still")}
+    assert drawings["scrolling" if OTHER_SETTINGS[setting]["viewport"]["width"] < 400 else "still"] > 0, drawings
+    problems = {name: [f"scrolls but takes no focus: {box}" for box in tabs["unreachable"][:5]]
+                      + [f"a Tab stop with nothing to scroll: {box}" for box in tabs["stopsForNothing"][:5]]
+                for name, tabs in pages.items()}
+    problems = {name: found for name, found in problems.items() if found}
+    assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 
 def lesson_problems(expected, shown):

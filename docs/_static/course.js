@@ -21,11 +21,38 @@
     }
   }
 
+  // A box that scrolls is a Tab stop, so the arrow keys can scroll it (WCAG 2.1.1); one that
+  // does not is none: the package gives every drawing's box tabindex="0" because it cannot know
+  // the column the drawing lands in, and a Tab stop with nothing to scroll only slows a keyboard
+  // reader down.  Which boxes scroll depends on the window's width: done again when it changes.
+  const SCROLLS = ["auto", "scroll"];
+  function tabStops() {
+    const article = document.querySelector("article.bd-article");
+    if (!article) return;
+    for (const box of article.querySelectorAll("*")) {
+      const style = getComputedStyle(box);
+      // By any amount, as the theme judges its code blocks (a pixel of rounding makes a box scroll).
+      const sideways = SCROLLS.includes(style.overflowX) && box.scrollWidth > box.clientWidth;
+      const down = SCROLLS.includes(style.overflowY) && box.scrollHeight > box.clientHeight;
+      if (sideways || down) {
+        box.tabIndex = 0;
+      } else if ((SCROLLS.includes(style.overflowX) || SCROLLS.includes(style.overflowY)) && box.tabIndex === 0
+                 && !box.matches("a[href], button, input, select, textarea, summary")) {
+        box.tabIndex = -1;  // still focusable from a script or a click, not by Tab
+      }
+    }
+  }
+
+  function layOut() {
+    fit();
+    tabStops();
+  }
+
   window.addEventListener("load", () => {
-    if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return;
-    MathJax.startup.promise.then(() => {
-      fit();
-      window.addEventListener("resize", fit);
+    const typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
+    (typeset ? MathJax.startup.promise : Promise.resolve()).then(() => {
+      layOut();
+      window.addEventListener("resize", layOut);
     });
   });
 })();

@@ -166,12 +166,27 @@ def attention_heatmaps(weights, letters, title=None, *, page_width=PAGE_WIDTH_PX
         figure.colorbar(image, cax=bar_axes, label="weight")
         if title:
             figure.text(left_px / width, 1 - 6 / height, title, ha="left", va="top", fontsize=11, fontweight="bold")
+    description = _shows(heads, letters, title) + "\n(rows: the query position reading; columns: the key position read)\n"
+    return Picture(figure, description + attention_text(heads, letters))
+
+
+def _shows(heads, letters, title=None):
+    """One line saying what the heatmaps show (the picture's alt text): the panels, and where each head's last row looks."""
+    n_heads = len(heads)
     heading = title or f"Attention weights of {n_heads} head{'s' * (n_heads != 1)}"
-    description = (
-        f"{heading} (rows: the query position reading; columns: the key position read)\n"
-        + attention_text(heads, letters)
+    causal = all(len(row) == t + 1 for head in heads for t, row in enumerate(head))
+    layout = (
+        f"{heading}, as {'a heatmap' if n_heads == 1 else f'{n_heads} heatmaps, one per head,'} over {' '.join(letters)}: "
+        "row t is the position reading, column s the position read, a darker blue more weight"
+        + ("; each row reads only the positions up to its own, the cells after them empty (grey)" if causal else "")
     )
-    return Picture(figure, description)
+    last = len(letters) - 1
+    looks = []
+    for h, head in enumerate(heads):
+        row = head[last]
+        s = max(range(len(row)), key=row.__getitem__)
+        looks.append(f"head {h} looks most at {letters[s]} ({row[s]:.2f})" if h == 0 else f"head {h} at {letters[s]} ({row[s]:.2f})")
+    return f"{layout}. Reading {letters[last]}, the last position, " + ", ".join(looks)
 
 
 def _numpy():

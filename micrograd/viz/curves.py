@@ -93,9 +93,18 @@ def loss_curve(losses, vocab_size=None, *, smoothing=DEFAULT_SMOOTHING, title="T
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
     fmt = lambda x: format_number(x, precision)  # noqa: E731
+    # The first line is the picture's alt text: what the chart shows, not only its title.
+    trend = "falling" if average[-1] < average[0] else "rising" if average[-1] > average[0] else "staying"
+    shows = (
+        f"{title}, a line chart of {len(losses)} step{'s' * (len(losses) != 1)}: each step's loss faint, "
+        f"its moving average bold, {trend} from {fmt(average[0])} to {fmt(average[-1])}"
+    )
+    if baseline is not None:
+        side = "below" if average[-1] < baseline else "on" if average[-1] == baseline else "above"
+        shows += f", {side} the dashed line at ln {vocab_size} = {baseline:.2f}, where every token is equally likely"
     lines = [
-        f"{title}: {len(losses)} step{'s' * (len(losses) != 1)}, moving average with {smoothing:g} on the past",
-        f"first step {fmt(losses[0])}, last step {fmt(losses[-1])}, "
+        shows,
+        f"moving average with {smoothing:g} on the past; first step {fmt(losses[0])}, last step {fmt(losses[-1])}, "
         f"moving average at the end {fmt(average[-1])}, lowest moving average {fmt(min(average))}",
     ]
     if baseline is not None:
