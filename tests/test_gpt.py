@@ -13,75 +13,44 @@ from micrograd.gpt import GPT, KVCache, LAYER_MATRICES, attention_head, linear, 
 from micrograd.gpt_training import MICROGPT_ADAM, document_loss, microgpt_adam, train, train_step
 from micrograd.losses import cross_entropy
 from micrograd.module import Module
+from gpt_answers import microgpt
 
 DOCS = ["emma", "olivia", "ava", "isabella", "sophia", "charlotte", "mia", "amelia", "harper", "evelyn"]
 TOKENIZER = CharTokenizer(DOCS)
 SMALL = {"n_embd": 8, "n_head": 2, "block_size": 8}  # a smaller model, where the size does not matter
 
 
-# -- microgpt's design, written plainly with Value: sum(wi * xi ...), softmax from exp, sum, divide --
+# -- microgpt's design, written plainly with Value: benchmarks/microgpt.py, the project's one copy ------
 
-class Reference:
-    """microgpt's model on its own copies of a GPT's weights (new leaves with the same numbers)."""
+class Reference(microgpt.Microgpt):
+    """microgpt's model (``benchmarks/microgpt.py``) on its own copies of a GPT's weights (new leaves with the same
+    numbers), keeping each head's attention weights as the package's model does."""
 
-    def __init__(self, model):
+    def __init__(self, model):  # microgpt's sizes and weights taken from model, none drawn
         self.model = model
+        self.n_head, self.n_layer, self.block_size, self.head_dim = model.n_head, model.n_layer, model.block_size, model.head_dim
         self.state_dict = {name: [[Value(p.data) for p in row] for row in mat] for name, mat in model.state_dict().items()}
         self.params = [p for mat in self.state_dict.values() for row in mat for p in row]
         self.attention = [[[] for _ in range(model.n_head)] for _ in range(model.n_layer)]
-
-    @staticmethod
-    def linear(x, w):
-        return [sum(wi * xi for wi, xi in zip(wo, x)) for wo in w]
-
-    @staticmethod
-    def softmax(logits):
-        max_val = max(val.data for val in logits)
-        exps = [(val - max_val).exp() for val in logits]
-        total = sum(exps)
-        return [e / total for e in exps]
-
-    @staticmethod
-    def rmsnorm(x):
-        ms = sum(xi * xi for xi in x) / len(x)
-        scale = (ms + 1e-5) ** -0.5
-        return [xi * scale for xi in x]
+        self._heads = None  # while gpt() runs: the (layer, head) of each softmax it calls, in its order
 
     def gpt(self, token_id, pos_id, keys, values):
-        sd, head_dim = self.state_dict, self.model.head_dim
-        x = [t + p for t, p in zip(sd["wte"][token_id], sd["wpe"][pos_id])]
-        x = self.rmsnorm(x)
-        for li in range(self.model.n_layer):
-            x_residual = x
-            x = self.rmsnorm(x)
-            q = self.linear(x, sd[f"layer{li}.attn_wq"])
-            keys[li].append(self.linear(x, sd[f"layer{li}.attn_wk"]))
-            values[li].append(self.linear(x, sd[f"layer{li}.attn_wv"]))
-            x_attn = []
-            for h in range(self.model.n_head):
-                hs = h * head_dim
-                q_h = q[hs:hs + head_dim]
-                k_h = [ki[hs:hs + head_dim] for ki in keys[li]]
-                v_h = [vi[hs:hs + head_dim] for vi in values[li]]
-                attn_logits = [sum(q_h[j] * k_h[t][j] for j in range(head_dim)) / head_dim**0.5 for t in range(len(k_h))]
-                attn_weights = self.softmax(attn_logits)
-                self.attention[li][h].append([w.data for w in attn_weights])
-                x_attn.extend(sum(attn_weights[t] * v_h[t][j] for t in range(len(v_h))) for j in range(head_dim))
-            x = [a + b for a, b in zip(self.linear(x_attn, sd[f"layer{li}.attn_wo"]), x_residual)]
-            x_residual = x
-            x = [xi.relu() for xi in self.linear(self.rmsnorm(x), sd[f"layer{li}.mlp_fc1"])]
-            x = [a + b for a, b in zip(self.linear(x, sd[f"layer{li}.mlp_fc2"]), x_residual)]
-        return self.linear(x, sd["lm_head"])
+        self._heads = iter([(li, h) for li in range(self.n_layer) for h in range(self.n_head)])
+        try:
+            return super().gpt(token_id, pos_id, keys, values)
+        finally:
+            self._heads = None
+
+    def softmax(self, logits):
+        weights = microgpt.Microgpt.softmax(logits)
+        if self._heads is not None:  # one of gpt()'s attention heads
+            li, h = next(self._heads)
+            self.attention[li][h].append([w.data for w in weights])
+        return weights
 
     def logits(self, tokens):
-        keys, values = [[] for _ in range(self.model.n_layer)], [[] for _ in range(self.model.n_layer)]
+        keys, values = [[] for _ in range(self.n_layer)], [[] for _ in range(self.n_layer)]
         return [self.gpt(t, pos, keys, values) for pos, t in enumerate(tokens)]
-
-    def loss(self, tokens):
-        n = min(self.model.block_size, len(tokens) - 1)
-        logits = self.logits(tokens[:n])
-        losses = [-self.softmax(logits[pos])[tokens[pos + 1]].log() for pos in range(n)]
-        return (1 / n) * sum(losses)
 
 
 def microgpt_draws(seed, vocab_size, n_embd=16, n_layer=1, block_size=16):
@@ -176,7 +145,7 @@ def test_building_blocks_are_microgpts_functions():
     rng = random.Random(1)
     x = [Value(rng.gauss(0, 1)) for _ in range(6)]
     w = [[Value(rng.gauss(0, 1)) for _ in range(6)] for _ in range(3)]
-    for ours, theirs in ((linear(x, w), Reference.linear(x, w)), (rmsnorm(x), Reference.rmsnorm(x)), (softmax(x), Reference.softmax(x))):
+    for ours, theirs in ((linear(x, w), Reference.linear(x, w)), (rmsnorm(x), Reference.rmsnorm(x)), (softmax(x), microgpt.Microgpt.softmax(x))):
         assert [o.data for o in ours] == pytest.approx([t.data for t in theirs], abs=1e-14)
     # a matrix row is the node dot() makes, bit for bit
     row = linear(x, w)[1]
@@ -350,7 +319,7 @@ def test_temperature_sharpens_or_flattens():
     cold, warm = token_probabilities(logits, 0.5), token_probabilities(logits, 2.0)
     assert sum(cold) == pytest.approx(1.0) and sum(warm) == pytest.approx(1.0)
     assert cold[0] > token_probabilities(logits)[0] > warm[0]
-    assert token_probabilities(logits) == pytest.approx([p.data for p in Reference.softmax(logits)])
+    assert token_probabilities(logits) == pytest.approx([p.data for p in microgpt.Microgpt.softmax(logits)])
 
 
 @pytest.mark.parametrize("temperature", [0, -0.5, float("nan"), float("inf"), "hot", True])
