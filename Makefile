@@ -86,11 +86,11 @@ bench: $(SETUP_STAMP)
 
 site: $(SETUP_STAMP) $(NPM_STAMP)
 	$(VENV_PYTHON) docs/build_site.py build/site
-	$(VENV_PYTHON) docs/build_lite.py build/site/lite
+	$(VENV_PYTHON) browser_app/build_app.py build/site/lite
 
 # PYODIDE=folder-or-url of a full Pyodide distribution builds an app in which every lesson runs.
 lite: $(SETUP_STAMP) $(NPM_STAMP)
-	$(VENV_PYTHON) docs/build_lite.py build/site/lite $(if $(PYODIDE),--pyodide $(PYODIDE))
+	$(VENV_PYTHON) browser_app/build_app.py build/site/lite $(if $(PYODIDE),--pyodide $(PYODIDE))
 
 # Runs each submitted notebook (untrusted code) in a fresh kernel inside a bubblewrap
 # sandbox, with time and memory limits; see docs/teaching/grading.md, on the course site.
@@ -115,17 +115,19 @@ lock:
 	  echo "# Refresh: make lock"; \
 	  "$$tmp/venv/bin/python" -m pip freeze --exclude-editable; } > constraints.txt.new; \
 	mv constraints.txt.new constraints.txt
-	@# The browser app's wheels, resolved for Pyodide's Python (3.14 on wasm32), with their hashes.
-	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade docs/lite/requirements.in \
-	  --python-version 3.14 --python-platform wasm32-pyodide2024 --only-binary :all: --generate-hashes \
-	  --no-emit-package widgetsnbextension --no-emit-package ipykernel --custom-compile-command "make lock" \
-	  -o docs/lite/requirements.txt
-	@# What make lite builds the app with, installed apart from .venv by each build.
-	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade docs/lite/build-requirements.in \
-	  --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
-	  -o docs/lite/build-requirements.txt
 	npm install --package-lock-only --ignore-scripts --no-audit --no-fund
-	@echo "constraints.txt, docs/lite/*requirements.txt and package-lock.json refreshed; run make test before committing them"
+	@# The browser app's wheels, resolved for the Python of the Pyodide package-lock.json pins (on wasm32),
+	@# with their hashes.
+	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade browser_app/requirements.in \
+	  --python-version $$($(PYTHON) browser_app/pyodide_version.py --python) --python-platform wasm32-pyodide2024 \
+	  --only-binary :all: --generate-hashes --no-emit-package widgetsnbextension --no-emit-package ipykernel \
+	  --custom-compile-command "make lock" -o browser_app/requirements.txt
+	@# What make lite builds the app with, installed apart from .venv by each build.
+	UV_PYTHON_DOWNLOADS=never $(VENV)/bin/uv pip compile --quiet --upgrade browser_app/build-requirements.in \
+	  --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+	  -o browser_app/build-requirements.txt
+	@echo "constraints.txt, browser_app/*requirements.txt and package-lock.json refreshed; run make test before committing them"
+	@echo "(the Pyodide package.json pins must be the one jupyterlite-pyodide-kernel was made for: make lite checks it)"
 
 clean:
 	rm -rf .venv .venv-3.* $(VENV) node_modules build dist *.egg-info .pytest_cache .hypothesis

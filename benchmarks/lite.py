@@ -45,7 +45,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "docs"), str(REPO / "scripts"), str(REPO / "tests")]
+sys.path[:0] = [str(REPO / "browser_app"), str(REPO / "scripts"), str(REPO / "tests")]
 import chromium  # noqa: E402  the tests' Chromium, and how they drive the app (a learner's clicks)
 import test_app as app_driver  # noqa: E402
 
@@ -203,9 +203,9 @@ def main(argv=None):
         if args.app:
             app = Path(args.app).resolve()
         else:
-            import build_lite
+            import build_app
 
-            app = build_lite.build(work / "lite", quiet=True)
+            app = build_app.build(work / "lite", quiet=True)
         size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
         server, base = serve(app)
         load = os.getloadavg()[0]

@@ -1,6 +1,6 @@
 """The course in the browser: the JupyterLite app that make lite builds, driven in headless Chromium.
 
-Builds the app once (docs/build_lite.py, as make site does), serves it from 127.0.0.1, and opens
+Builds the app once (browser_app/build_app.py, as make site does), serves it from 127.0.0.1, and opens
 it in the session's Chromium with every other host blocked: a request to any host but 127.0.0.1
 is refused and fails the test.  Then, as a learner who follows the lecture:
 
@@ -49,8 +49,10 @@ from micrograd.course.name_errors import what_to_run_first
 from waits import AUTOSAVE_MS, BROWSER_MS, RUN_ALL_MS, TAB_AGAIN_MS
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "docs"))
+APP_SOURCE = ROOT / "browser_app"  # the app's build, its pins and its configuration
+sys.path.insert(0, str(APP_SOURCE))
 from pyodide_bytecode import PACKAGE, kernel_modules, module_name  # noqa: E402
+from pyodide_version import PYTHON_VERSION, SITE_PACKAGES  # noqa: E402
 SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
 LOCAL_HOSTS = {"127.0.0.1"}
 
@@ -61,9 +63,9 @@ ORDER_CHECK = "check.my_topological_order(my_topological_order)"
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    import build_lite
+    import build_app
 
-    return build_lite.build(tmp_path_factory.mktemp("site") / "lite", quiet=True)
+    return build_app.build(tmp_path_factory.mktemp("site") / "lite", quiet=True)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -409,7 +411,7 @@ def test_no_request_leaves_127_0_0_1(learner):
 def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     lessons = sorted(path.name for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert sorted(path.name for path in (app / "files").glob("*.ipynb")) == lessons
-    # No saved widget state (docs/build_lite.py says why); the stored widget outputs keep their static pictures.
+    # No saved widget state (browser_app/build_app.py says why); the stored widget outputs keep their static pictures.
     for path in (app / "files").glob("*.ipynb"):
         document = json.loads(path.read_text())
         assert "widgets" not in document["metadata"], path.name
@@ -423,7 +425,7 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     assert [name for name, entry in lock["packages"].items() if not (app / "static" / "pyodide" / entry["file_name"]).is_file()] == []
     # The kernel starts with the wheels whose modules it imports, this package's among them (import micrograd needs
     # no %pip), and Pyodide loads with each what it needs of the others; the rest stay in the lock
-    # (docs/pyodide_lock.py).
+    # (browser_app/pyodide_lock.py).
     preloaded = kernel["loadPyodideOptions"]["packages"]
     assert {"micrograd-lessons", "ipython", "jedi", "pygments"} <= set(preloaded) < set(lock["packages"])
     assert [name for name in preloaded if not set(lock["packages"][name]["depends"]) <= set(preloaded)] == []
@@ -431,9 +433,37 @@ def test_the_app_holds_every_lesson_pyodide_and_every_wheel_it_loads(app):
     assert (app / "static" / "graphviz" / "viz.js").is_file()
 
 
+def test_the_widgets_front_end_is_the_one_the_app_s_ipywidgets_asks_for(app):
+    # The page's widget manager comes out of the jupyterlab_widgets wheel the app ships (not the building environment's),
+    # at a version the app's ipywidgets asks for: the page and the kernel speak the same widget protocol.
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name, parse_wheel_filename
+
+    manager = "@jupyter-widgets/jupyterlab-manager"
+    folder = app / "static" / "pyodide"
+    (front,) = folder.glob("jupyterlab_widgets-*.whl")
+    (ipywidgets,) = folder.glob("ipywidgets-*.whl")
+    with zipfile.ZipFile(ipywidgets) as archive:
+        metadata = archive.read(next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")))
+    asks = [Requirement(line.split(":", 1)[1]) for line in metadata.decode().splitlines() if line.startswith("Requires-Dist:")]
+    (wanted,) = [need for need in asks if canonicalize_name(need.name) == "jupyterlab-widgets"]
+    assert wanted.specifier.contains(parse_wheel_filename(front.name)[1]), (ipywidgets.name, str(wanted), front.name)
+    with zipfile.ZipFile(front) as archive:
+        shipped = {name.split(f"labextensions/{manager}/", 1)[1]: name for name in archive.namelist()
+                   if f"labextensions/{manager}/" in name}
+        version = json.loads(archive.read(shipped["package.json"]))["version"]
+        static = {name for name in shipped if name.startswith("static/")}
+    extensions = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["federated_extensions"]
+    (entry,) = [extension for extension in extensions if extension["name"] == manager]
+    assert entry["load"] in static, (entry, sorted(static)[:5])  # its bundle's name holds a hash of its content
+    in_app = app / "extensions" / manager
+    assert {f"static/{path.name}" for path in (in_app / "static").iterdir()} == static
+    assert json.loads((in_app / "package.json").read_text())["version"] == version
+
+
 def test_the_kernel_preloads_what_its_worker_installs_at_every_start_otherwise(app):
     # jupyterlite-pyodide-kernel's worker installs these when it starts, unless they are preloaded: one left out of
-    # the preloaded wheels would be fetched by every kernel all the same (docs/build_lite.py's KERNEL_START).
+    # the preloaded wheels would be fetched by every kernel all the same (browser_app/build_app.py's KERNEL_START).
     static = app / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
     (worker,) = static.glob("comlink.worker.*.js")
     code = worker.read_text()
@@ -445,6 +475,9 @@ def test_the_kernel_preloads_what_its_worker_installs_at_every_start_otherwise(a
     assert sorted({*json.loads(installed.group(1)), *loaded} - set(kernel["loadPyodideOptions"]["packages"])) == []
 
 
+CPYTHON_TAG = "cpython-" + PYTHON_VERSION.replace(".", "")  # the name of the bytecode Pyodide's Python imports
+
+
 def shipped_modules(app):
     """Every module the app ships as source: its name, and the archive it is in with whether its bytecode is too."""
     folder = app / "static" / "pyodide"
@@ -454,16 +487,16 @@ def shipped_modules(app):
         for name in sorted(names):
             if name.endswith(".py"):
                 directory, _, stem = name[:-3].rpartition("/")
-                cached = f"{stem}.pyc" if archive.suffix == ".zip" else f"__pycache__/{stem}.cpython-314.pyc"
+                cached = f"{stem}.pyc" if archive.suffix == ".zip" else f"__pycache__/{stem}.{CPYTHON_TAG}.pyc"
                 shipped[module_name(name)] = (archive.name, f"{directory}/{cached}".lstrip("/") in names)
     return shipped
 
 
-RECORD = "run `python docs/pyodide_bytecode.py --record`, which rewrites docs/lite/kernel_modules.txt"
+RECORD = "run `python browser_app/pyodide_bytecode.py --record`, which rewrites browser_app/kernel_modules.txt"
 
 
 def test_bytecode_comes_with_the_modules_a_kernel_imports_and_no_others(app):
-    # Compiled at build time (docs/pyodide_bytecode.py): a kernel imports, and compiles nothing; what it never imports
+    # Compiled at build time (browser_app/pyodide_bytecode.py): a kernel imports, and compiles nothing; what it never imports
     # is not downloaded twice.
     listed, shipped = kernel_modules(), shipped_modules(app)
     assert sorted(listed - set(shipped)) == [], f"listed, but in no wheel of the app: {RECORD}"
@@ -507,20 +540,21 @@ def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
     assert config["InteractiveShellApp"]["extensions"] == ["micrograd.course.magic", "micrograd.course.browser"]
     kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]
-    assert kernel["loadPyodideOptions"]["env"]["IPYTHONDIR"] == "/lib/python3.14/site-packages/micrograd_lite_kernel/ipython"
+    assert kernel["loadPyodideOptions"]["env"]["IPYTHONDIR"] == f"{SITE_PACKAGES}/micrograd_lite_kernel/ipython"
 
 
 def test_the_app_autosaves_every_few_seconds_with_settings_its_jupyterlab_knows(app):
-    import build_lite
-
+    settings = json.loads((APP_SOURCE / "overrides.json").read_text(encoding="utf-8"))
+    seconds = settings["@jupyterlab/docmanager-extension:plugin"]["autosaveInterval"]
     overrides = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["settingsOverrides"]
-    assert overrides["@jupyterlab/docmanager-extension:plugin"] == {"autosave": True, "autosaveInterval": build_lite.AUTOSAVE_SECONDS}
-    assert build_lite.AUTOSAVE_SECONDS * 1000 < AUTOSAVE_MS / 2
+    assert overrides["@jupyterlab/docmanager-extension:plugin"] == {"autosave": True, "autosaveInterval": seconds}
+    assert seconds * 1000 < AUTOSAVE_MS / 2
     guide = " ".join((ROOT / "docs" / "teaching" / "browser_app.md").read_text(encoding="utf-8").split())
-    assert f"the app saves an open lesson every {build_lite.AUTOSAVE_SECONDS} seconds" in guide
-    # Each setting is one the app's JupyterLab has, of the type its schema gives.
+    assert f"the app saves an open lesson every {seconds} seconds" in guide
+    # Each setting is one the app's JupyterLab has, of the type its schema gives, and the app has them all.
+    assert {plugin: {key: overrides[plugin][key] for key in values} for plugin, values in settings.items()} == settings
     types = {"boolean": bool, "number": (int, float), "string": str}
-    for plugin, values in build_lite.SETTINGS.items():
+    for plugin, values in settings.items():
         package, name = plugin.split(":")
         schema = json.loads((app / "build" / "schemas" / package / f"{name}.json").read_text())["properties"]
         for key, value in values.items():
@@ -537,8 +571,7 @@ def test_the_app_ships_the_lessons_templates_in_its_wheel(app):
 
 
 def test_only_a_lesson_that_stops_in_the_app_says_so_in_its_first_cell(app):
-    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-    from browser_links import STOPS_IN_THE_APP
+    from micrograd.course.browser_lessons import STOPS_IN_THE_APP
 
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads((app / "files" / path.name).read_text())["cells"]
@@ -560,7 +593,7 @@ def test_the_kernel_can_tell_each_lessons_cells_and_each_lessons_page(app):
     kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["loadPyodideOptions"]["env"]["MICROGRAD_LESSON_CELLS"] == (
-        "/lib/python3.14/site-packages/micrograd_lite_kernel/lesson_cells.json")
+        f"{SITE_PACKAGES}/micrograd_lite_kernel/lesson_cells.json")
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         assert table["pages"][path.stem] == f"lessons/{path.stem}.html"
         ids = [cell["id"] for cell in json.loads(path.read_text())["cells"]]

@@ -62,14 +62,14 @@ def code_cells(notebook, with_ids=False):
 
 
 def lesson_table(tmp_path, *lessons):
-    """The table the app's build writes (docs/build_lite.py): the lesson of each cell id, each lesson's page."""
-    sys.path[:0] = [str(REPO / "docs"), str(REPO / "docs" / "_ext")]
+    """The table the app's build writes (browser_app/app_lessons.py): the lesson of each cell id, each lesson's page."""
+    sys.path.insert(0, str(REPO / "browser_app"))
     try:
-        import build_lite
+        import app_lessons
     finally:
-        del sys.path[:2]
+        del sys.path[0]
     table = tmp_path / "lesson_cells.json"
-    table.write_text(json.dumps(build_lite.lesson_cells([REPO / "notebooks" / f"{name}.ipynb" for name in lessons])))
+    table.write_text(json.dumps(app_lessons.lesson_cells([REPO / "notebooks" / f"{name}.ipynb" for name in lessons])))
     return str(table)
 
 

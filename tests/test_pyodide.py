@@ -34,13 +34,13 @@ def lesson_01_cells():
 
 
 def lesson_table():
-    """The table the app's build writes for the kernel (docs/build_lite.py): the lesson of each cell id."""
-    sys.path[:0] = [str(REPO / "docs"), str(REPO / "docs" / "_ext")]
+    """The table the app's build writes for the kernel (browser_app/app_lessons.py): the lesson of each cell id."""
+    sys.path.insert(0, str(REPO / "browser_app"))
     try:
-        import build_lite
+        import app_lessons
     finally:
-        del sys.path[:2]
-    return build_lite.lesson_cells([REPO / "notebooks" / "01_derivatives.ipynb"])
+        del sys.path[0]
+    return app_lessons.lesson_cells([REPO / "notebooks" / "01_derivatives.ipynb"])
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The browser app's bytecode (docs/pyodide_bytecode.py): compiled by Pyodide's own Python, and imported there.
+"""The browser app's bytecode (browser_app/pyodide_bytecode.py): compiled by Pyodide's own Python, and imported there.
 
 Runs npm's Pyodide in Node, as the build does: two small wheels and a small standard-library zip get
 bytecode for the modules named (and a whole package), and lose the files left out; then their sources
@@ -16,8 +16,11 @@ import pytest
 from in_pyodide import NODE_MODULES, RUNNER, node
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "docs"))
+sys.path.insert(0, str(REPO / "browser_app"))
 from pyodide_bytecode import add_bytecode  # noqa: E402
+from pyodide_version import PYTHON_VERSION  # noqa: E402
+
+XY = PYTHON_VERSION.replace(".", "")  # 314: cpython-314.pyc, python314.zip
 
 CORE = NODE_MODULES / "pyodide"
 
@@ -73,13 +76,13 @@ def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_
     compiled = [name for name in names if name.endswith(".pyc")]
     # The modules named, and no other: unused.py stays source only.
     assert sorted(compiled) == [
-        "probe_package/__pycache__/__init__.cpython-314.pyc", "probe_package/__pycache__/probe.cpython-314.pyc"
+        f"probe_package/__pycache__/__init__.cpython-{XY}.pyc", f"probe_package/__pycache__/probe.cpython-{XY}.pyc"
     ], names
     assert all(f"{name},," in record for name in compiled), record
     assert "probe_package/unused.py" in names and "probe_package/unused.py,," in record
     assert "probe_package/pictures/shot.png" not in names and "shot.png" not in record  # left out, RECORD too
     assert sorted(name for name in zipfile.ZipFile(whole).namelist() if name.endswith(".pyc")) == [
-        "whole/__pycache__/__init__.cpython-314.pyc", "whole/__pycache__/inner.cpython-314.pyc"]
+        f"whole/__pycache__/__init__.cpython-{XY}.pyc", f"whole/__pycache__/inner.cpython-{XY}.pyc"]
     assert [name for name in zipfile.ZipFile(stdlib).namelist() if name.endswith(".pyc")] == ["probe_std.pyc"]
 
     # Sources changed after compiling: what Pyodide's Python imports is the bytecode.
@@ -99,8 +102,8 @@ def test_pyodide_imports_the_bytecode_compiled_for_it_from_a_wheel_and_from_the_
     assert where == "bytecode bytecode bytecode", result.stdout
     # zipimport keeps the file name compiled in: the standard library's zip where the app has it, so
     # that a traceback through it names that file, not the build's scratch copy.
-    assert named_file == "/lib/python314.zip/probe_std.py", result.stdout
-    pyc = zipfile.ZipFile(wheel).read("probe_package/__pycache__/probe.cpython-314.pyc")
+    assert named_file == f"/lib/python{XY}.zip/probe_std.py", result.stdout
+    pyc = zipfile.ZipFile(wheel).read(f"probe_package/__pycache__/probe.cpython-{XY}.pyc")
     assert pyc[:4].hex() == magic  # written for the Python that reads it
     assert int.from_bytes(pyc[4:8], "little") == 0b01  # PEP 552: a hash, never checked against the source
 

@@ -1,4 +1,4 @@
-"""The browser app's Pyodide lock (docs/pyodide_lock.py): written from the wheels the app ships, nothing else."""
+"""The browser app's Pyodide lock (browser_app/pyodide_lock.py): written from the wheels the app ships, nothing else."""
 
 import json
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser_app"))
 import pyodide_lock  # noqa: E402
 
 INFO = {"abi_version": "2026_0", "arch": "wasm32", "platform": "emscripten_5_0_3", "python": "3.14.2"}
@@ -50,7 +50,7 @@ def test_the_lock_holds_exactly_the_wheels_of_its_folder(tmp_path):
 
 def test_a_need_no_wheel_provides_stops_the_lock_naming_it(tmp_path):
     make_wheel(tmp_path, "alpha", "1.0", requires=["numpy>=2"])
-    with pytest.raises(ValueError, match=r"alpha-1.0-py3-none-any.whl needs numpy, which no wheel of the app provides: add it to docs/lite/requirements.in and run make lock"):
+    with pytest.raises(ValueError, match=r"alpha-1.0-py3-none-any.whl needs numpy, which no wheel of the app provides: add it to browser_app/requirements.in and run make lock"):
         pyodide_lock.write_lock(tmp_path, INFO)
 
 

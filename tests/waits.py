@@ -13,7 +13,7 @@ on every ``expect(...)`` assertion; tests/test_waits.py fails when a test file s
 BROWSER_MS = 120_000
 # A lesson's Run All, in JupyterLab or in the app, to its last cell: the slowest trains a digit classifier.
 RUN_ALL_MS = 600_000
-# The browser app to save a lesson the learner changed: its autosave interval (docs/build_lite.py), and then some.
+# The browser app to save a lesson the learner changed: its autosave interval (browser_app/overrides.json), and then some.
 AUTOSAVE_MS = 60_000
 # A Tab's completions to show before Tab is pressed again: the app drops a kernel's first answer, which imports jedi,
 # when it takes longer than its 5 s, and answers the next Tab.

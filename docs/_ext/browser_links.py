@@ -1,6 +1,6 @@
 """A "Run in your browser" link at the top of every lesson page, to that lesson in the browser app.
 
-``make site`` builds the browser app (docs/build_lite.py) into the site's ``lite/`` folder, with
+``make site`` builds the browser app (browser_app/build_app.py) into the site's ``lite/`` folder, with
 the lessons at the root of its file browser, so a lesson page at ``lessons/NN_name.html`` links to
 ``../lite/lab/index.html?path=NN_name.ipynb``; the app's notes link back to that page
 (``lesson_page``).  Solutions are not in the app and get no link.
@@ -11,22 +11,16 @@ from html import escape
 
 from docutils import nodes
 
+from micrograd.course.browser_lessons import STOPS_IN_THE_APP, lesson_page  # what the app's build and kernel use too
+
 APP = "lite/lab/index.html"
 LESSON = re.compile(r"^lessons/(\d\d_[^/]+)$")
-# The lessons whose Run All stops in the browser app, and why: the link says it here, and the app's
-# copy of the lesson says it in its first cell (docs/build_lite.py).
-STOPS_IN_THE_APP = {}  # none: every lesson runs to its last cell there
 # The lessons with matplotlib figures: numpy and matplotlib have no WebAssembly wheels on PyPI or npm,
 # so in the app each figure cell (and the training stepper, in place of its figure) says so in one line.
 FIGURES_NEED_MATPLOTLIB = {
     "01_derivatives", "05_neurons_and_mlps", "06_training_loop", "07_classifier", "08_real_data",
     "09_debugging_autograd", "10_memory_and_speed", "11_gpt",
 }
-
-
-def lesson_page(lesson):
-    """The path of a lesson's page on the site, from the site's root (``lessons/NN_name.html``)."""
-    return f"lessons/{lesson}.html"
 
 
 def link_html(lesson):

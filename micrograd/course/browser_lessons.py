@@ -5,16 +5,24 @@ JupyterLite tells its kernel only the folder of the notebook, and the lessons sh
 request (the execute request's metadata, ``cellId``), and the app's build writes which lesson each
 cell id belongs to, and each lesson's page: a JSON file
 ``{"pages": {lesson: page path on the site}, "cells": {cell id: lesson}}`` named by
-``MICROGRAD_LESSON_CELLS`` (docs/build_lite.py).  A cell the learner added has an id of its own:
+``MICROGRAD_LESSON_CELLS`` (browser_app/build_app.py).  A cell the learner added has an id of its own:
 the kernel runs the lesson its last known cell came from (a notebook has a kernel of its own).
 """
 
 import json
 import os
 
-__all__ = ["LESSON_CELLS_VARIABLE", "Lessons", "running_cell_id"]
+__all__ = ["LESSON_CELLS_VARIABLE", "STOPS_IN_THE_APP", "Lessons", "lesson_page", "running_cell_id"]
 
 LESSON_CELLS_VARIABLE = "MICROGRAD_LESSON_CELLS"
+# The lessons whose Run All stops in the browser app, and why: the app's copy of such a lesson says it
+# in its first cell (browser_app/build_app.py), and the site's link to it says it too (docs/_ext).
+STOPS_IN_THE_APP = {}  # none: every lesson runs to its last cell there
+
+
+def lesson_page(lesson):
+    """The path of a lesson's page on the course site, from the site's root (``lessons/NN_name.html``)."""
+    return f"lessons/{lesson}.html"
 
 
 class Lessons:

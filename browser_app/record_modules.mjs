@@ -1,6 +1,6 @@
 // Starts the browser app's kernel in Node as its worker does, runs the lessons in it, and prints the
-// modules it imported (docs/pyodide_bytecode.py --record runs it, and writes docs/lite/kernel_modules.txt).
-//     node docs/lite/record_modules.mjs APP_DIR LESSONS_JSON
+// modules it imported (browser_app/pyodide_bytecode.py --record runs it, and writes browser_app/kernel_modules.txt).
+//     node browser_app/record_modules.mjs APP_DIR LESSONS_JSON
 // APP_DIR: a built app.  Every wheel of its lock is loaded, not only those its kernel preloads, so that
 // what a kernel needs is measured, not what the app's list of them said last time.  LESSONS_JSON maps
 // each lesson to its code cells: they run one after the other, in one kernel; then a name is completed

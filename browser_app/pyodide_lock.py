@@ -17,6 +17,9 @@ loads each package's ``depends`` with it.  So a preloaded package's ``depends`` 
 other preloaded packages: IPython needs prompt_toolkit for its terminal, which a kernel
 never opens, and every kernel would unpack it all the same.  Such a package stays in the
 lock, where a cell that imports it (or ``%pip install``) finds it, offline.
+
+Written here, not by the ``pyodide-lock`` package's ``add_wheels_to_spec``: that would bring pydantic and its
+compiled core into the environment that builds the app, for what ``packaging`` does here in a few lines.
 """
 
 import email.parser
@@ -111,7 +114,7 @@ def write_lock(folder, info, lock_path=None):
         if missing:
             raise ValueError(
                 f"{entry['file_name']} needs {', '.join(missing)}, which no wheel of the app provides: "
-                "add it to docs/lite/requirements.in and run make lock"
+                "add it to browser_app/requirements.in and run make lock"
             )
     lock = {"info": dict(info), "packages": packages}
     path = Path(lock_path) if lock_path else folder / "pyodide-lock.json"

@@ -1,6 +1,6 @@
 // Compiles every .py under TREE to bytecode with the app's own Python: Pyodide's, in Node
-// (docs/pyodide_bytecode.py runs it; the app's kernel then imports instead of compiling).
-//     node docs/lite/compile_bytecode.mjs PYODIDE_CORE_DIR TREE
+// (browser_app/pyodide_bytecode.py runs it; the app's kernel then imports instead of compiling).
+//     node browser_app/compile_bytecode.mjs PYODIDE_CORE_DIR TREE
 // TREE/wheels/*: the sources to compile of each wheel (those of the modules a kernel imports); the
 // bytecode goes to __pycache__, where an import looks.  TREE/stdlib: the standard library's, from its
 // zip; the bytecode goes beside each .py, where zipimport looks.  Unchecked-hash pycs (PEP 552): a

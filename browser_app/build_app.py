@@ -1,4 +1,4 @@
-"""Build the course as a JupyterLite app: python docs/build_lite.py [OUTDIR]  (make lite; OUTDIR defaults to build/site/lite).
+"""Build the course as a JupyterLite app: python browser_app/build_app.py [OUTDIR]  (make lite; OUTDIR defaults to build/site/lite).
 
 The app is a static folder: JupyterLab and a Python kernel (Pyodide, CPython
 compiled to WebAssembly) that run in the learner's browser, with the lessons
@@ -7,18 +7,22 @@ server (GitHub Pages, a course server, ``python -m http.server``) serves it and
 the browser asks no other host:
 
 - JupyterLite and its Pyodide kernel, from PyPI (``jupyterlite-core``,
-  ``jupyterlite-pyodide-kernel``, pinned with their hashes in docs/lite/build-requirements.txt),
+  ``jupyterlite-pyodide-kernel``, pinned with their hashes in build-requirements.txt),
   installed by each build into a venv of its own: the kernel's JupyterLab extension is for
   the app, and would break the JupyterLab that make lab opens;
 - Pyodide's core, and Graphviz compiled to WebAssembly (``@viz-js/viz``), from
-  npm (pinned in package-lock.json; ``make setup`` runs ``npm ci``);
+  npm (pinned in package-lock.json; ``make setup`` runs ``npm ci``); Pyodide's version, and
+  its Python's, are read from there (pyodide_version.py), and the kernel must have been made
+  for that Pyodide (``jupyterlite_pyodide_kernel.constants.PYODIDE_VERSION``);
 - the pure-Python wheels the kernel and the lessons import, from PyPI
-  (pinned with their hashes in docs/lite/requirements.txt), and a wheel of this
-  package built from this checkout;
+  (pinned with their hashes in requirements.txt), a wheel of this package built
+  from this checkout, and one of the kernel's IPython profile (kernel_profile/);
+- JupyterLab's extensions: the Pyodide kernel's, and the widgets' front end, taken from
+  the ``jupyterlab_widgets`` wheel the app ships (so it is the one its ipywidgets asks for);
 - bytecode for the modules of those wheels and of Pyodide's standard library that a
-  kernel imports, compiled by Pyodide's own Python (docs/pyodide_bytecode.py), so that a
+  kernel imports, compiled by Pyodide's own Python (pyodide_bytecode.py), so that a
   kernel's start does not compile them;
-- a Pyodide lock written for exactly those wheels (docs/pyodide_lock.py), and a
+- a Pyodide lock written for exactly those wheels (pyodide_lock.py), and a
   list of those the kernel loads when it starts (the wheels whose modules it imports),
   so ``import micrograd`` needs no ``%pip``; the others load when a cell imports them.
 
@@ -26,9 +30,14 @@ The kernel starts with the IPython extension ``micrograd.course.browser``: it
 loads Graphviz, and stands in for what the browser lacks (matplotlib's figures
 say where to see them; numpy's absence is one sentence, not a traceback), each
 note linking to the page of the lesson being run, on the course site beside the
-app: the build writes which lesson each cell id belongs to (``lesson_cells``).
+app: the build writes which lesson each cell id belongs to (app_lessons.py).
 The lessons are copied as they are; a lesson whose Run All stops in the app
 (``STOPS_IN_THE_APP``) gets a first cell saying so.
+
+The app's configuration is in files beside this script: jupyter-lite.json (the build
+fills in the packages a kernel preloads and, for ``{site_packages}``, the folder where
+Pyodide's Python installs them) and overrides.json (JupyterLab's settings; README.md
+says why each).
 
 ``--pyodide`` takes a full Pyodide distribution (a folder or a .tar.bz2, a path
 or a URL) of the same version instead of npm's core: its lock keeps its own
@@ -43,6 +52,7 @@ build (and only if it is absent, empty, or an app this script built).
 import argparse
 import json
 import os
+import posixpath
 import shutil
 import subprocess
 import sys
@@ -52,15 +62,16 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "_ext")]
-from browser_links import STOPS_IN_THE_APP, lesson_page  # noqa: E402  (the site's pages, what stops in the app)
-from pyodide_bytecode import PACKAGE, add_bytecode, kernel_modules  # noqa: E402
-from pyodide_lock import preload, write_lock  # noqa: E402
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name, parse_wheel_filename
 
-DOCS = Path(__file__).resolve().parent
-ROOT = DOCS.parent
-LITE = DOCS / "lite"
-NOTEBOOKS = ROOT / "notebooks"
+from app_lessons import lesson_cells, lessons
+from pyodide_bytecode import PACKAGE, add_bytecode, kernel_modules
+from pyodide_lock import preload, write_lock
+from pyodide_version import PYODIDE_VERSION, PYTHON_VERSION, SITE_PACKAGES
+
+HERE = Path(__file__).resolve().parent  # this folder: the app's pins, configuration and kernel profile
+ROOT = HERE.parent
 NODE_MODULES = ROOT / "node_modules"
 BUILT_MARK = "jupyter-lite.json"
 
@@ -70,8 +81,7 @@ WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
 PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js"]
 # Where the kernel's worker script lives in the app, relative to the app's root: the
 # kernel resolves the URLs it is given in its environment against it.
-WORKER_DEPTH = len(f"extensions/{KERNEL_EXTENSION}/static".split("/"))
-GRAPHVIZ = "static/graphviz/viz.js"
+WORKER_DIR = f"extensions/{KERNEL_EXTENSION}/static"
 UV = Path(sys.executable).with_name("uv")  # make setup installs it in the venv
 PROFILE_PACKAGE = "micrograd_lite_kernel"
 # What a kernel loads at start besides the wheels whose modules it imports: its IPython profile (files, not
@@ -82,8 +92,9 @@ KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "co
 # Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
 # which every kernel would unpack), and accessible-pygments' pictures of its styles.
 NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
-SITE_PACKAGES = "/lib/python3.14/site-packages"  # where the kernel installs the wheels it starts with
 LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser_lessons)
+# Where the widgets' front end is in the wheel of jupyterlab_widgets.
+WIDGETS_IN_WHEEL = f"data/share/jupyter/labextensions/{WIDGETS_EXTENSION}/"
 
 
 def run(command, **kwargs):
@@ -107,12 +118,12 @@ def npm_package(name):
 
 
 def browser_wheels(folder):
-    """The pinned pure-Python wheels of docs/lite/requirements.txt, downloaded and hash-checked by pip."""
+    """The pinned pure-Python wheels of requirements.txt, downloaded and hash-checked by pip."""
     run([
         sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
         "--no-deps", "--only-binary=:all:", "--require-hashes",
-        "--python-version", "3.14", "--implementation", "py", "--abi", "none", "--platform", "any",
-        "--dest", folder, "-r", LITE / "requirements.txt",
+        "--python-version", PYTHON_VERSION, "--implementation", "py", "--abi", "none", "--platform", "any",
+        "--dest", folder, "-r", HERE / "requirements.txt",
     ])
 
 
@@ -122,9 +133,26 @@ def build_tools(work):
     run([UV, "venv", "--quiet", "--python", sys.executable, tools])
     python = tools / "bin" / "python"
     # From the project's folder, wherever the build is run from: uv reads its settings from pyproject.toml there.
-    run([UV, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", LITE / "build-requirements.txt"],
+    run([UV, "pip", "install", "--quiet", "--python", python, "--require-hashes", "-r", HERE / "build-requirements.txt"],
         cwd=ROOT)
     return python
+
+
+def kernel_pyodide_version(tools):
+    """The Pyodide that the jupyterlite-pyodide-kernel installed in the venv of ``tools`` (its Python) was made for."""
+    found = subprocess.run([str(tools), "-c", "from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION; "
+                            "print(PYODIDE_VERSION)"], check=True, capture_output=True, text=True)
+    return found.stdout.strip()
+
+
+def check_kernel_pyodide(kernel_version, pinned=PYODIDE_VERSION):
+    """Stop the build unless the kernel was made for the Pyodide package.json pins: its worker calls that Pyodide's
+    JavaScript API, and its own wheels are tested with it only."""
+    if kernel_version != pinned:
+        raise SystemExit(
+            f"jupyterlite-pyodide-kernel was made for Pyodide {kernel_version}, but package.json pins pyodide {pinned}: "
+            f"pin the kernel's (npm install --save-exact --ignore-scripts pyodide@{kernel_version}), or a "
+            f"jupyterlite-pyodide-kernel made for {pinned} in browser_app/build-requirements.in (make lock)")
 
 
 def labextensions(python):
@@ -154,42 +182,39 @@ def package_wheel(folder, work):
     run([UV, "build", "--quiet", "--wheel", "--out-dir", folder, source])
 
 
-def lesson_cells(notebooks=None):
-    """Which lesson each cell id belongs to, and each lesson's page on the site: what the kernel reads to tell
-    the lesson it runs (JupyterLab sends the id of each cell it runs; JupyterLite tells the kernel no notebook)."""
-    cells, pages = {}, {}
-    for notebook in notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
-        lesson = notebook.stem
-        pages[lesson] = lesson_page(lesson)
-        for cell in json.loads(notebook.read_text())["cells"]:
-            cell_id = cell.get("id")
-            if not cell_id:
-                raise SystemExit(f"{notebook.name} has a cell without an id: the app tells lessons apart by their "
-                                 "cells' ids; save the lesson with nbformat 4.5 or newer (make notebooks does)")
-            if cells.setdefault(cell_id, lesson) != lesson:
-                raise SystemExit(f"cell id {cell_id!r} is in both {cells[cell_id]}.ipynb and {notebook.name}: the app "
-                                 "tells lessons apart by their cells' ids; give the cell in one of them a new id")
-    return {"pages": pages, "cells": cells}
+def profile_wheel(folder, work):
+    """The kernel's IPython profile (kernel_profile/, a project of its own), with the lesson of each cell id, built
+    into a wheel in ``folder``: the extensions every kernel loads when it starts, after a restart too: %%my_micrograd
+    and the sentence under a NameError (as make setup gives JupyterLab's kernels), and what the browser needs
+    (micrograd.course.browser); and the table its notes read to link to the page of the lesson being run."""
+    source = work / "kernel_profile"
+    shutil.copytree(HERE / "kernel_profile", source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    (source / PROFILE_PACKAGE / LESSON_CELLS).write_text(json.dumps(lesson_cells(), sort_keys=True) + "\n")
+    run([UV, "build", "--quiet", "--wheel", "--out-dir", folder, source])
 
 
-def profile_wheel(folder):
-    """A wheel holding the kernel's IPython profile: the extensions every kernel loads when it starts, after a
-    restart too: %%my_micrograd and the sentence under a NameError (as make setup gives JupyterLab's kernels),
-    and what the browser needs (micrograd.course.browser); and the lesson of each cell id, for its notes."""
-    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.magic", "micrograd.course.browser"]}}
-    name, version = PROFILE_PACKAGE, "1.0.0"
-    dist_info = f"{name}-{version}.dist-info"
-    files = {
-        f"{name}/__init__.py": '"""The course kernel\'s IPython profile (IPYTHONDIR points at ipython/)."""\n',
-        f"{name}/ipython/profile_default/ipython_config.json": json.dumps(config, indent=1) + "\n",
-        f"{name}/{LESSON_CELLS}": json.dumps(lesson_cells(), sort_keys=True) + "\n",
-        f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
-        f"{dist_info}/WHEEL": "Wheel-Version: 1.0\nGenerator: build_lite\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    files[f"{dist_info}/RECORD"] = "".join(f"{path},,\n" for path in [*files, f"{dist_info}/RECORD"])
-    with zipfile.ZipFile(folder / f"{name}-{version}-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as archive:
-        for path, text in files.items():
-            archive.writestr(zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0)), text)
+def widgets_front_end(wheels, target):
+    """The widgets' JupyterLab extension, from the jupyterlab_widgets wheel among ``wheels`` (the one the kernel's
+    ipywidgets loads), unpacked into ``target``; stops the build unless that ipywidgets asks for this version."""
+    found = {canonicalize_name(parse_wheel_filename(wheel.name)[0]): wheel for wheel in wheels}
+    front, ipywidgets = found["jupyterlab-widgets"], found["ipywidgets"]
+    version = parse_wheel_filename(front.name)[1]
+    with zipfile.ZipFile(ipywidgets) as archive:
+        metadata = archive.read(next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")))
+    wanted = [Requirement(line.split(":", 1)[1].strip()) for line in metadata.decode("utf-8").splitlines()
+              if line.startswith("Requires-Dist:") and "jupyterlab" in line.lower()]
+    wanted = [requirement for requirement in wanted if canonicalize_name(requirement.name) == "jupyterlab-widgets"]
+    if not wanted or not wanted[0].specifier.contains(version, prereleases=True):
+        raise SystemExit(f"{ipywidgets.name} asks for {wanted[0] if wanted else 'no jupyterlab_widgets'}, but the app "
+                         f"ships {front.name}: pin the two together in browser_app/requirements.in (make lock)")
+    with zipfile.ZipFile(front) as archive:
+        prefix = next(name for name in archive.namelist() if WIDGETS_IN_WHEEL in name).split(WIDGETS_IN_WHEEL)[0]
+        for name in archive.namelist():
+            if name.startswith(prefix + WIDGETS_IN_WHEEL) and not name.endswith("/"):
+                path = target / name[len(prefix + WIDGETS_IN_WHEEL):]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(archive.read(name))
+    return target
 
 
 def full_distribution(source, work):
@@ -207,18 +232,23 @@ def full_distribution(source, work):
 
 
 def pyodide_folder(target, work, tools, full=None):
-    """Pyodide's core, this app's wheels and its lock, in ``target``; returns the names the kernel preloads."""
+    """Pyodide's core, this app's wheels and its lock, in ``target``; returns the names the kernel preloads, and the
+    folder of the widgets' front end (from the app's wheel)."""
     target.mkdir(parents=True)
     core = full_distribution(full, work) if full else npm_package("pyodide")
     for name in PYODIDE_CORE:
         shutil.copy2(core / name, target)
     npm_lock = json.loads((core / "pyodide-lock.json").read_text())
+    if npm_lock["info"]["python"].rsplit(".", 1)[0] != PYTHON_VERSION:
+        raise SystemExit(f"the Pyodide in {core} runs Python {npm_lock['info']['python']}, not the {PYTHON_VERSION} of "
+                         f"Pyodide {PYODIDE_VERSION} (package-lock.json): use a Pyodide {PYODIDE_VERSION}")
     wheels = work / "wheels"
     wheels.mkdir()
     browser_wheels(wheels)
     kernel_wheels(wheels, tools)
     package_wheel(wheels, work)
-    profile_wheel(wheels)
+    profile_wheel(wheels, work)
+    widgets = widgets_front_end(sorted(wheels.glob("*.whl")), work / "widgets" / WIDGETS_EXTENSION)
     imported = kernel_modules()
     add_bytecode(core, sorted(wheels.glob("*.whl")), target / "python_stdlib.zip", work,
                  modules=imported, packages=[PACKAGE], leave_out=NEVER_READ)
@@ -238,81 +268,26 @@ def pyodide_folder(target, work, tools, full=None):
             if path.suffix in (".whl", ".zip") and not (target / path.name).exists():
                 shutil.copy2(path, target)
     (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
-    return preloaded
-
-
-def lessons(target):
-    """The lessons as the app's file browser shows them, for the app's kernel."""
-    target.mkdir(parents=True)
-    for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
-        document = json.loads(notebook.read_text())
-        document["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
-        # The widgets' saved state stays out: the app's widget manager, restoring it while the kernel
-        # makes new widgets (Run All as soon as the kernel is ready), left lesson 2's first widget cell
-        # running forever.  Each stored widget output shows its static picture without it.
-        document["metadata"].pop("widgets", None)
-        if notebook.stem in STOPS_IN_THE_APP:
-            # No link: JupyterLab takes a relative link in Markdown for a file of the app's own.
-            document["cells"].insert(0, {
-                "cell_type": "markdown",
-                "id": "runs-outside-the-browser",
-                "metadata": {},
-                "source": [
-                    f"**This lesson stops in this browser app: {STOPS_IN_THE_APP[notebook.stem]}.** "
-                    "Run it in JupyterLab on your machine (`make lab`); its outputs below are those of a full run, "
-                    "and its page on the course site this app came with shows them too."
-                ],
-            })
-        (target / notebook.name).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    return preloaded, widgets
 
 
 def app_config(preload):
-    """jupyter-lite.json: the kernel loads this app's lock and wheels, and never PyPI or a CDN."""
-    up = "../" * WORKER_DEPTH
-    return {
-        "jupyter-lite-schema-version": 0,
-        "jupyter-config-data": {
-            "appName": "micrograd lessons",
-            "litePluginSettings": {
-                KERNEL_PLUGIN: {
-                    "disablePyPIFallback": True,
-                    "loadPyodideOptions": {
-                        "packages": preload,
-                        "env": {
-                            "IPYTHONDIR": f"{SITE_PACKAGES}/{PROFILE_PACKAGE}/ipython",
-                            "MICROGRAD_LESSON_CELLS": f"{SITE_PACKAGES}/{PROFILE_PACKAGE}/{LESSON_CELLS}",
-                            "MICROGRAD_GRAPHVIZ_URL": up + GRAPHVIZ,
-                            "MICROGRAD_SITE_URL": up + "../",
-                        },
-                    },
-                },
-            },
-        },
-    }
+    """jupyter-lite.json, from this folder's: the kernel loads this app's lock and wheels, and never PyPI or a CDN."""
+    config = json.loads((HERE / "jupyter-lite.json").read_text(encoding="utf-8"))
+    options = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]["loadPyodideOptions"]
+    options["packages"] = preload
+    options["env"] = {name: value.replace("{site_packages}", SITE_PACKAGES) for name, value in options["env"].items()}
+    return config
 
 
-# How often the app saves an open document that has changes, in seconds.  JupyterLab's default, 120, lost up
-# to two minutes of a lesson to a reload; JupyterLab lengthens the interval to ten times a save's duration
-# when saving takes longer, so a big lesson is not saved over and over.
-AUTOSAVE_SECONDS = 10
-
-# JupyterLab's settings in the app: nothing that would ask the internet; every cell of a lesson in the
-# page (JupyterLab 3's way), so a search or a screen reader finds every output; a lesson saved as the
-# learner works (the browser's storage keeps it), so a reload keeps the cells; and time for a kernel's
-# first completion: it imports jedi and reads the builtins' stubs, some 3 s in the browser, and
-# JupyterLab drops an answer that takes over 1 s (the first Tab of every kernel showed nothing).
-SETTINGS = {
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
-    "@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE_SECONDS},
-    "@jupyterlab/completer-extension:manager": {"providerTimeout": 5000},
-}
+def in_app(url):
+    """Where a URL of the kernel's environment points, from the app's root (it is relative to the kernel's worker)."""
+    return posixpath.normpath(posixpath.join(WORKER_DIR, url))
 
 
-def federated_extensions(tools):
-    """The app's JupyterLab extensions: the Pyodide kernel's, and ipywidgets' from this environment (the version
-    of the ipywidgets the app's kernel loads)."""
-    return [labextensions(tools) / KERNEL_EXTENSION, Path(sys.prefix) / "share" / "jupyter" / "labextensions" / WIDGETS_EXTENSION]
+def federated_extensions(tools, widgets):
+    """The app's JupyterLab extensions: the Pyodide kernel's, and the widgets' front end from the app's wheel."""
+    return [labextensions(tools) / KERNEL_EXTENSION, widgets]
 
 
 def replaceable(outdir):
@@ -328,15 +303,17 @@ def build(outdir, full=None, quiet=False):
         work = Path(work)
         lite_dir, built = work / "lite", work / "app"
         tools = build_tools(work)
-        preload = pyodide_folder(lite_dir / "static" / "pyodide", work, tools, full)
+        check_kernel_pyodide(kernel_pyodide_version(tools))
+        preload, widgets = pyodide_folder(lite_dir / "static" / "pyodide", work, tools, full)
         lessons(lite_dir / "files")
         extensions = lite_dir / "labextensions"  # only these two, whatever else the environment has
-        for extension in federated_extensions(tools):
+        for extension in federated_extensions(tools, widgets):
             shutil.copytree(extension, extensions / extension.relative_to(extension.parent.parent))
         build_config = {"FederatedExtensionAddon": {"extra_labextensions_path": [str(extensions)]}}
         (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=1) + "\n")
-        (lite_dir / "jupyter-lite.json").write_text(json.dumps(app_config(preload), indent=1) + "\n")
-        (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS, indent=1) + "\n")
+        config = app_config(preload)
+        (lite_dir / "jupyter-lite.json").write_text(json.dumps(config, indent=1) + "\n")
+        shutil.copy2(HERE / "overrides.json", lite_dir)  # JupyterLite applied it from its own folder only
         command = [
             tools, "-m", "jupyterlite_core", "build",
             "--lite-dir", lite_dir, "--output-dir", built,
@@ -347,7 +324,8 @@ def build(outdir, full=None, quiet=False):
         ]
         env = {**os.environ, "JUPYTERLITE_NO_LIBARCHIVE": "1"}
         run(command, cwd=work, env=env, stdout=subprocess.DEVNULL if quiet else None)
-        graphviz = built / GRAPHVIZ
+        env = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]["loadPyodideOptions"]["env"]
+        graphviz = built / in_app(env["MICROGRAD_GRAPHVIZ_URL"])
         graphviz.parent.mkdir(parents=True)
         shutil.copy2(npm_package("@viz-js/viz") / "dist" / "viz.js", graphviz)
         check_offline(built)
@@ -367,6 +345,9 @@ def check_offline(app):
         raise SystemExit(f"the app's Pyodide is not inside it (pyodideUrl {url!r}): the kernel would ask a CDN")
     if kernel.get("disablePyPIFallback") is not True:
         raise SystemExit("the app's kernel may fall back to PyPI: disablePyPIFallback is not set")
+    for name, value in kernel["loadPyodideOptions"]["env"].items():
+        if name.endswith("_URL") and (in_app(value).startswith("../../") or "://" in value):
+            raise SystemExit(f"{name} in browser_app/jupyter-lite.json ({value!r}) points outside the site the app is in")
 
 
 def main(argv=None):

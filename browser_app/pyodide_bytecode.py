@@ -4,16 +4,16 @@ npm's Pyodide ships its standard library as source only, and the wheels of PyPI 
 source only: each time a kernel starts, the browser would compile every module it imports
 (some 400: IPython, the kernel, the course) before it runs one line of them.  So the
 build compiles them once, with the app's own Python (Pyodide run in Node by
-docs/lite/compile_bytecode.mjs: bytecode is only good for the Python that wrote it),
-and adds the bytecode to each wheel (``__pycache__/*.cpython-314.pyc``) and to the
+compile_bytecode.mjs: bytecode is only good for the Python that wrote it),
+and adds the bytecode to each wheel (``__pycache__/*.cpython-XY.pyc``, XY its Python's version) and to the
 standard library's zip (``x.pyc`` beside ``x.py``, where zipimport looks).  The
 sources stay, so a traceback still shows its lines.
 
-Only the modules a kernel imports get bytecode: those listed in docs/lite/kernel_modules.txt,
+Only the modules a kernel imports get bytecode: those listed in kernel_modules.txt,
 and every module of this package.  The others (Pygments' 300 lexers, prompt_toolkit, most of
 the standard library) would be downloaded and unpacked by every kernel and never run.  The
-list is measured, not written by hand: ``python docs/pyodide_bytecode.py --record`` builds the
-app, starts its kernel in Node as the app's worker does (docs/lite/record_modules.mjs), runs
+list is measured, not written by hand: ``python browser_app/pyodide_bytecode.py --record`` builds the
+app, starts its kernel in Node as the app's worker does (record_modules.mjs), runs
 every lesson the app runs, completes a name, shows its help and fails a cell, and writes down
 the modules that kernel imported.  Run it after ``make lock`` or a change of what the lessons
 import; tests/test_app.py fails, naming the modules, when a kernel of the app imports one
@@ -37,11 +37,11 @@ from pathlib import Path
 
 __all__ = ["KERNEL_MODULES", "add_bytecode", "kernel_modules", "module_name", "record"]
 
-LITE = Path(__file__).resolve().parent / "lite"
-COMPILER = LITE / "compile_bytecode.mjs"
-RECORDER = LITE / "record_modules.mjs"
-KERNEL_MODULES = LITE / "kernel_modules.txt"
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+HERE = Path(__file__).resolve().parent
+COMPILER = HERE / "compile_bytecode.mjs"
+RECORDER = HERE / "record_modules.mjs"
+KERNEL_MODULES = HERE / "kernel_modules.txt"
+NOTEBOOKS = HERE.parent / "notebooks"
 PACKAGE = "micrograd"  # compiled whole, and left out of the list: its modules change with the lessons
 
 
@@ -62,7 +62,7 @@ def module_name(path):
 
 
 def kernel_modules(path=KERNEL_MODULES):
-    """The modules docs/lite/kernel_modules.txt lists (comments and blank lines aside)."""
+    """The modules kernel_modules.txt lists (comments and blank lines aside)."""
     lines = (line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines())
     return {line for line in lines if line and not line.startswith("#")}
 
@@ -132,8 +132,7 @@ def _record(data, dropped, added):
 
 def lessons_the_app_runs(notebooks=NOTEBOOKS):
     """Each lesson the app runs (all but those that stop there), with its code cells' sources."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
-    from browser_links import STOPS_IN_THE_APP
+    from micrograd.course.browser_lessons import STOPS_IN_THE_APP
 
     lessons = {}
     for notebook in sorted(Path(notebooks).glob("[0-9][0-9]_*.ipynb")):
@@ -157,8 +156,8 @@ def record(app, work):
 
 HEADER = """\
 # The modules of the browser app's wheels and standard library that its kernel imports: they get
-# bytecode (docs/pyodide_bytecode.py), the others do not.  Written by
-#     python docs/pyodide_bytecode.py --record
+# bytecode (browser_app/pyodide_bytecode.py), the others do not.  Written by
+#     python browser_app/pyodide_bytecode.py --record
 # which starts the app's kernel in Node, runs every lesson the app runs, completes a name, shows
 # its help and fails a cell.  The package's own modules are not listed: every one of them gets bytecode.
 """
@@ -166,7 +165,7 @@ HEADER = """\
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Record which modules the browser app's kernel imports.")
-    written = KERNEL_MODULES.relative_to(LITE.parent.parent)
+    written = KERNEL_MODULES.relative_to(HERE.parent)
     parser.add_argument("--record", action="store_true", required=True,
                         help=f"run the lessons in the app's kernel and write {written}")
     parser.add_argument("--app", help="an app make lite built (default: build one into a temporary folder)")
@@ -175,9 +174,9 @@ def main(argv=None):
         if args.app:
             app = Path(args.app)
         else:
-            import build_lite
+            import build_app
 
-            app = build_lite.build(Path(work) / "lite", quiet=True)
+            app = build_app.build(Path(work) / "lite", quiet=True)
         modules, failed = record(app, work)
     for cell in failed:
         print(f"failed in the app's kernel (where it lacks what a lesson needs, the lesson says so): "
