@@ -127,5 +127,12 @@ def new_context(browser, **options):
 
 
 def new_page(browser, width, height):
-    """A page in a context of its own, at a learner's window size."""
-    return new_context(browser, viewport={"width": width, "height": height}).new_page()
+    """A page in a context of its own, at a learner's window size, that overwrites when JupyterLab asks."""
+    page = new_context(browser, viewport={"width": width, "height": height}).new_page()
+    # JupyterLab's autosave starts its next save before the last one is written (and does not wait for a
+    # save by hand): on a loaded machine a save that takes longer than the interval races another, and
+    # JupyterLab asks whether the file "has changed on disk".  It has not (no test writes an open lesson
+    # from outside), so the open version, the learner's latest, is kept, as a learner would keep it.
+    dialog = page.locator(".jp-Dialog").filter(has_text="has changed on disk")
+    page.add_locator_handler(dialog, lambda found: found.get_by_role("button", name="Overwrite").click())
+    return page
