@@ -83,7 +83,7 @@ KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "co
 # which every kernel would unpack), and accessible-pygments' pictures of its styles.
 NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
 SITE_PACKAGES = "/lib/python3.14/site-packages"  # where the kernel installs the wheels it starts with
-LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser_lessons)
+LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser.lessons)
 
 
 def run(command, **kwargs):
@@ -176,7 +176,7 @@ def profile_wheel(folder):
     """A wheel holding the kernel's IPython profile: the extensions every kernel loads when it starts, after a
     restart too: %%my_micrograd and the sentence under a NameError (as make setup gives JupyterLab's kernels),
     and what the browser needs (micrograd.course.browser); and the lesson of each cell id, for its notes."""
-    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.magic", "micrograd.course.browser"]}}
+    config = {"InteractiveShellApp": {"extensions": ["micrograd.course.carry.magic", "micrograd.course.browser"]}}
     name, version = PROFILE_PACKAGE, "1.0.0"
     dist_info = f"{name}-{version}.dist-info"
     files = {

@@ -12,7 +12,7 @@ however the kernel happened to split it, and widget model ids (random in the
 kernel) are renumbered in order of appearance.
 
 First, whatever it runs, it writes the lessons' build-it templates where the
-package ships them (micrograd/course/templates.json), so that the kernels, and
+package ships them (micrograd/course/carry/templates.json), so that the kernels, and
 the browser app built next, know each template as the lessons now hold it.
 """
 
@@ -27,7 +27,7 @@ from nbclient import NotebookClient
 from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
 from traitlets import default
 
-from micrograd.course import templates
+from micrograd.course.carry import templates
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT_SECONDS = 600

@@ -10,8 +10,8 @@ import math
 import random
 
 from micrograd import Value
-from micrograd.course.yours import ANSWERS
-from micrograd.course.lesson11_carried import SETTINGS
+from micrograd.course.carry.yours import ANSWERS
+from micrograd.course.carry.gpt_pieces import SETTINGS
 
 
 def namespace():

@@ -368,7 +368,7 @@ def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times
 def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section_and_keeps_the_code_it_replaced(tmp_path):
     claim(2, "Running the cell again with other code replaces that section and keeps the code it replaced: "
              '`yours.restore("lesson 2: MyValue")` lists the last 5 versions kept, with when each was saved, and brings one back.')
-    from micrograd.course import history, yours
+    from micrograd.course.carry import history, yours
 
     for n in range(7):
         yours.store("lesson 2: MyValue", f"class MyValue:\n    version = {n}\n", folder=tmp_path)
@@ -385,10 +385,10 @@ def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section_and_kee
 def test_lesson02_a_cell_that_shows_the_unfilled_code_again_runs_the_saved_code_and_puts_it_back(tmp_path, monkeypatch, shell):
     claim(2, "If the cell shows the lesson's unfilled code again (a reload before the notebook was saved, say), running it "
              "runs your saved code instead and puts it back in the cell.")
-    from micrograd.course import templates, yours
+    from micrograd.course.carry import templates, yours
 
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()")
+    shell.run_cell("from micrograd.course.carry import yours\nyours.enable_magic()")
     mine = "class MyValue:\n    mine = True\n"
     shell.run_cell(f"%%my_micrograd lesson 2: MyValue\n{mine}")
     shell.run_cell(f"%%my_micrograd lesson 2: MyValue\n{templates.template('lesson 2: MyValue')}")
@@ -1269,7 +1269,7 @@ def test_lesson08_uniform_weights_scaled_by_root_3_over_n_have_variance_1_over_n
     assert mean_square * 3 / 64 == pytest.approx(1 / 64, rel=0.1)  # uniform(-1, 1)·√(3/64): variance 1/64
 
 
-LESSON8_SETUP = ("from micrograd.course import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
+LESSON8_SETUP = ("from micrograd.course.lessons import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
                  "model = MLP(64, [24, 10], rng=0)\nprint", "def mean_loss(model, X, y):")
 
 
@@ -1504,7 +1504,7 @@ def test_lesson09_a_wrong_derivative_can_agree_with_the_right_one_at_0_or_1():
 def test_lesson09_solution_softplus_passes_at_0_and_fails_elsewhere():
     cells = json.loads((NOTEBOOKS / "solutions" / "09_debugging_autograd.ipynb").read_text(encoding="utf-8"))["cells"]
     assert "`softplus` passes at 0 and fails everywhere else" in _squeezed(" ".join("".join(c["source"]) for c in cells))
-    from micrograd.course.lesson09 import suspects
+    from micrograd.course.lessons.lesson09 import suspects
 
     assert gradcheck(suspects["softplus"], [0.0]).ok
     assert not any(gradcheck(suspects["softplus"], [x]).ok for x in (-2.0, -0.5, 0.5, 2.0))
@@ -1873,7 +1873,7 @@ def test_lesson11_the_model_is_causal_no_position_depends_on_a_later_token():
 def test_lesson11_one_position_is_thousands_of_values_and_sum_of_products_makes_two_nodes_a_term():
     claim(11, "One position's computation is thousands of Values")
     claim(11, "where `sum(wi * xi ...)` makes two nodes per term")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}
     for key in ("lesson 11: softmax", "lesson 11: rmsnorm", "lesson 11: attention_head"):
@@ -1936,7 +1936,7 @@ def test_lesson11_microgpt_norms_its_embeddings_has_no_final_norm_and_an_lm_head
     claim(11, "It normalises the embeddings once before the first block (the `rmsnorm` right after "
               "`tok_emb + pos_emb`), which GPT-2 does not; it has no norm after the last block, where GPT-2 has a "
               "final LayerNorm; and its `lm_head` is a matrix of its own, where GPT-2 reuses `wte` (tied weights)")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}
     for key in ("lesson 11: softmax", "lesson 11: rmsnorm", "lesson 11: attention_head"):
@@ -1987,7 +1987,7 @@ def test_lesson11_the_package_s_gpt_fuses_the_loss_and_its_gradients_agree_withi
 
 def test_lesson11_a_residual_connection_keeps_a_path_for_the_gradient_when_a_block_gives_nothing():
     claim(11, "the vector that flows through the model is only ever added to, which gives the gradients a straight path back")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     def wte_gradient(residual):
         ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}

@@ -206,8 +206,8 @@ def test_an_upward_import_is_named():
 
 def test_the_library_importing_the_course_is_named():
     graph, rows, counts = _current()
-    graph["nn"] = graph["nn"] | {"course.yours"}
-    assert "nn is part of the library but imports the course's course.yours" in layout_problems(graph, rows, counts)
+    graph["nn"] = graph["nn"] | {"course.carry.yours"}
+    assert "nn is part of the library but imports the course's course.carry.yours" in layout_problems(graph, rows, counts)
 
 
 def test_a_module_missing_from_the_page_or_too_long_is_named():

@@ -30,8 +30,8 @@ from gpt_answers import load_source as load_gpt_source
 import micrograd.course
 from micrograd import Value, data, losses, metrics
 from micrograd.engine import graph_size
-from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
-from micrograd.course import lesson09, lesson10, lesson11
+from micrograd.course.lessons import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
+from micrograd.course.lessons import lesson09, lesson10, lesson11
 from micrograd.nn import MLP
 
 

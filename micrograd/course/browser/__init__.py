@@ -8,14 +8,14 @@ so ``load_ipython_extension(shell)`` runs in the Pyodide kernel before the first
   anywhere;
 - where matplotlib is missing: makes the lessons' first lines (``%matplotlib inline``,
   ``%config InlineBackend.figure_formats = ["retina"]``) run quietly, and ``import
-  matplotlib.pyplot as plt`` give a stand-in (``browser_pyplot``) whose figure cells print one
+  matplotlib.pyplot as plt`` give a stand-in (``pyplot``) whose figure cells print one
   line each, saying what the figure needs and that the course site shows it, on the page of the
   lesson being run (the site is at ``MICROGRAD_SITE_URL``, relative to the worker's location too;
-  the lesson is told by the cell being run, ``browser_lessons``); the package's ``loss_curve``
+  the lesson is told by the cell being run, ``lessons``); the package's ``loss_curve``
   and ``attention_heatmaps``, and the training stepper in place of its figure, show that line too;
 - makes ``import numpy`` (scikit-learn, scipy) fail with one line saying where the lesson runs,
-  the lesson's page on the site included (``browser_imports``);
-- has a graph of Values freed one node at a time (``browser_freeing``), so that dropping one as
+  the lesson's page on the site included (``imports``);
+- has a graph of Values freed one node at a time (``freeing``), so that dropping one as
   deep as lesson 10's chain of 100 000 does not overflow the browser's stack.
 
 None of this happens anywhere else: on CPython in JupyterLab nothing loads this extension.
@@ -28,9 +28,9 @@ import sys
 from traitlets import List
 from traitlets.config import Configurable
 
-from ..viz import picture, wasm
-from . import browser_freeing, browser_imports, browser_pyplot
-from .browser_lessons import Lessons, running_cell_id
+from micrograd.viz import picture, wasm
+from . import freeing, imports, pyplot
+from .lessons import Lessons, running_cell_id
 
 __all__ = [
     "GRAPHVIZ_URL_VARIABLE",
@@ -106,8 +106,8 @@ def load_ipython_extension(shell):
     lessons = Lessons.from_environment(site_url)
     stand_ins = {}
     if _matplotlib_missing():
-        figures = browser_pyplot.Figures(figure_note(lessons.page_url()))
-        stand_ins = browser_pyplot.make_modules(figures)
+        figures = pyplot.Figures(figure_note(lessons.page_url()))
+        stand_ins = pyplot.make_modules(figures)
         backend = InlineBackend(parent=shell)
         shell.configurables.append(backend)
         _loaded["matplotlib_magic"] = shell.magics_manager.magics["line"].get("matplotlib")
@@ -115,10 +115,10 @@ def load_ipython_extension(shell):
         shell.events.register("post_run_cell", _end_of_cell)
         picture.note_when_missing(figures.note)
         _loaded.update(figures=figures, backend=backend)
-    finder = browser_imports.install(stand_ins)
+    finder = imports.install(stand_ins)
     finder.page_url = lessons.page_url()
     shell.events.register("pre_run_cell", _before_cell)
-    browser_freeing.install()
+    freeing.install()
     _loaded.update(shell=shell, lessons=lessons, finder=finder)
 
 
@@ -145,8 +145,8 @@ def _end_of_cell(result=None):
 
 def unload_ipython_extension(shell):
     """Undo what loading did, but for Graphviz in WebAssembly, which stays loaded."""
-    browser_imports.uninstall()
-    browser_freeing.uninstall()
+    imports.uninstall()
+    freeing.uninstall()
     if "lessons" in _loaded:
         shell.events.unregister("pre_run_cell", _before_cell)
     if "figures" in _loaded:

@@ -14,7 +14,7 @@ node deep, whatever the graph's depth.  The browser extension installs it; on CP
 does, and freeing stays what it was there (CPython's guard covers the stack it runs on).
 """
 
-from ..engine import Value
+from micrograd.engine import Value
 
 __all__ = ["install", "uninstall", "installed"]
 

@@ -4,7 +4,7 @@ numpy, scikit-learn and scipy have no WebAssembly wheels the app can ship.  Impo
 raises :class:`NotInThisBrowser`, a ``ModuleNotFoundError`` that IPython shows as one line
 (``_render_traceback_``) saying what is missing and where the lesson runs, instead of a
 traceback.  matplotlib is missing too, but the lessons' figure cells should run to their end:
-``import matplotlib.pyplot`` (and ``matplotlib.colors``) gives the stand-in of ``browser_pyplot``,
+``import matplotlib.pyplot`` (and ``matplotlib.colors``) gives the stand-in of ``pyplot``,
 and any other part of matplotlib the one-line error.
 
 A package that is there after all (an app built with a full Pyodide distribution, which loads
@@ -71,7 +71,7 @@ class MissingPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return self.stand_ins[spec.name]
 
     def exec_module(self, module):
-        pass  # made whole by browser_pyplot
+        pass  # made whole by pyplot
 
 
 def install(stand_ins=None):

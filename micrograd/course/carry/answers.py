@@ -1,7 +1,7 @@
 """The package's worked answers for the pieces a learner writes: what a lesson falls back on while
 the learner's own piece is not written yet or fails its check, the same code as the solutions' cells."""
 
-from . import lesson11_carried
+from . import gpt_pieces
 
 __all__ = ["ANSWERS", "answer"]
 
@@ -206,10 +206,10 @@ def my_train(model, xs, ys, steps, lr):
 ''',
 }
 
-ANSWERS.update(lesson11_carried.ANSWERS)  # lesson 11's: microgpt's functions
+ANSWERS.update(gpt_pieces.ANSWERS)  # lesson 11's: microgpt's functions
 
 
 def answer(key):
     """Show the package's worked answer for a piece: answer("lesson 3: MyValue")."""
     text = ANSWERS[key]
-    print(f"# micrograd.course.yours · the worked answer for {key}\n{text}", end="")
+    print(f"# micrograd.course.carry.yours · the worked answer for {key}\n{text}", end="")

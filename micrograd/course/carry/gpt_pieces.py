@@ -1,6 +1,6 @@
 """Lesson 11's pieces of your micrograd: the GPT's operations, softmax, rmsnorm, one attention head, the training step.
 
-``micrograd.course.yours`` carries them as it carries lessons 2 to 6: ``ANSWERS`` holds the worked
+``micrograd.course.carry.yours`` carries them as it carries lessons 2 to 6: ``ANSWERS`` holds the worked
 answers (microgpt's own functions, as its file writes them; the solution's cells are these), and
 ``CHECKS`` how each saved piece is checked when a lesson loads it.  ``SETTINGS`` are microgpt's
 sizes, which lesson 11 sets before its build-it cells and a saved cell may use (``head_dim``,
@@ -102,7 +102,7 @@ def training_step(gpt, params, m, v, tokens, step, num_steps):
 def _lesson11(name):
     import importlib
 
-    return getattr(importlib.import_module("micrograd.course.lesson11"), name).__wrapped__
+    return getattr(importlib.import_module("micrograd.course.lessons.lesson11"), name).__wrapped__
 
 
 def _check_operations(ns):

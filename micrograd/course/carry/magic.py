@@ -6,7 +6,7 @@ say) never replaces the learner's own saved code: that code runs instead, and is
 Before it runs, the cell's code is read (``cell_code``): one that takes the
 name ``Value`` is not run, and one that uses names this kernel lacks gets a line saying what to run
 first; a piece the run did not define is marked as left from before (``stale``).  A lesson's first cell
-calls ``enable_magic()``, quiet however often it runs.  ``python -m micrograd.course.magic --autoload`` (run by ``make
+calls ``enable_magic()``, quiet however often it runs.  ``python -m micrograd.course.carry.magic --autoload`` (run by ``make
 setup``) registers the magic in every kernel of the environment, so a build-it cell runs even
 after a restart that skipped the lesson's first cell.
 """
@@ -125,7 +125,7 @@ def my_micrograd(line, cell):
 
 
 def load_ipython_extension(ipython):
-    """%load_ext micrograd.course.yours (or .magic): adds the %%my_micrograd cell magic, and a sentence under each
+    """%load_ext micrograd.course.carry.yours (or .magic): adds the %%my_micrograd cell magic, and a sentence under each
     NameError saying what to run first (a kernel's start runs this, after a restart too)."""
     ipython.register_magic_function(my_micrograd, magic_kind="cell", magic_name="my_micrograd")
     explain_name_errors(ipython)
@@ -144,29 +144,35 @@ def enable_magic():
 
 AUTOLOAD_CONFIG = "ipython_kernel_config.py"
 _AUTOLOAD = (
-    "\n# micrograd.course.magic: every kernel of this environment knows the %%my_micrograd cell magic from its start,\n"
+    "\n# micrograd.course.carry.magic: every kernel of this environment knows the %%my_micrograd cell magic from its start,\n"
     "# so a lesson's build-it cell runs even when a restart skipped the lesson's first cell.\n"
     "c.InteractiveShellApp.exec_lines.append(\n"
-    "    \"try:\\n    __import__('importlib').import_module('micrograd.course.magic').load_ipython_extension(get_ipython())\\n\"\n"
+    "    \"try:\\n    __import__('importlib').import_module('micrograd.course.carry.magic').load_ipython_extension(get_ipython())\\n\"\n"
     "    \"except ImportError:\\n    pass\\n\"\n"
     ")\n"
 )
+# The line the magic's setting wrote while it lived at micrograd.course.magic: replaced by the one above.
+_AUTOLOAD_EARLIER = _AUTOLOAD.replace("micrograd.course.carry.magic", "micrograd.course.magic")
 
 
 def install_autoload(prefix=None):
     """Have every IPython kernel run by the Python at prefix (this one's) register %%my_micrograd at start.
 
     IPython reads <prefix>/etc/ipython/ipython_kernel_config.py in each kernel it starts; this is
-    `python -m micrograd.course.magic --autoload`.  Running it again changes nothing.
+    `python -m micrograd.course.carry.magic --autoload`.  Running it again changes nothing; a setting written
+    when the magic was micrograd.course.magic is replaced by this one.
     """
     import sys
 
     folder = Path(prefix if prefix is not None else sys.prefix) / "etc" / "ipython"
     path = folder / AUTOLOAD_CONFIG
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    text = before.replace(_AUTOLOAD_EARLIER, "")
     if _AUTOLOAD not in text:
+        text += _AUTOLOAD
+    if text != before:
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + _AUTOLOAD, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -175,7 +181,7 @@ def main(argv=None):
 
     argv = sys.argv[1:] if argv is None else argv
     if argv != ["--autoload"]:
-        print("usage: python -m micrograd.course.magic --autoload   (kernels of this environment know %%my_micrograd)")
+        print("usage: python -m micrograd.course.carry.magic --autoload   (kernels of this environment know %%my_micrograd)")
         return 2
     print(f"%%my_micrograd is registered in every kernel of this environment: {install_autoload()}")
     return 0

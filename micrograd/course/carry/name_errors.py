@@ -4,7 +4,7 @@ After a restart, a learner who comes back for a lesson's second half runs a cell
 cells above that the new kernel has not run: a bare ``NameError: name 'random' is not defined`` says
 nothing of that.  ``explain_name_errors(shell)`` has IPython show such an error as it always does, with
 the sentence after it.  ``magic.load_ipython_extension`` calls it, so every kernel of the environment
-has it from its start (``python -m micrograd.course.magic --autoload``), after a restart too.
+has it from its start (``python -m micrograd.course.carry.magic --autoload``), after a restart too.
 """
 
 import builtins

@@ -6,7 +6,7 @@ checked, so this module stays below the lessons' checkers.
 
 import math
 
-from . import lesson11_carried
+from . import gpt_pieces
 
 __all__ = ["Piece", "PIECES", "BY_KEY", "COMPANIONS", "no_prev"]
 
@@ -40,7 +40,7 @@ def _checker(module, name):
     def run(*args):
         import importlib
 
-        checker = getattr(importlib.import_module(f"micrograd.course.lesson{module:02d}"), name)
+        checker = getattr(importlib.import_module(f"micrograd.course.lessons.lesson{module:02d}"), name)
         return checker.__wrapped__(*args)
 
     return run
@@ -64,7 +64,7 @@ def _check_backward(ns):
 
 def _check_operations(ns):
     """Lesson 4's operations are given code: check they give the package's numbers on MyValue."""
-    from ..engine import Value
+    from micrograd.engine import Value
 
     cls = ns["MyValue"]
     x, px = cls(3.0), Value(3.0)
@@ -102,7 +102,7 @@ PIECES = [
     Piece(4, "more operations", ("MyValue",), _check_operations),
     Piece(5, "MyNeuron, MyLayer, MyMLP", ("MyNeuron", "MyLayer", "MyMLP"), _check_network),
     Piece(6, "my_train", ("my_train",), _check_train),
-    *(Piece(11, key.split(": ", 1)[1], lesson11_carried.DEFINES[key], check) for key, check in lesson11_carried.CHECKS.items()),
+    *(Piece(11, key.split(": ", 1)[1], gpt_pieces.DEFINES[key], check) for key, check in gpt_pieces.CHECKS.items()),
 ]
 BY_KEY = {piece.key: piece for piece in PIECES}
 

@@ -1,6 +1,6 @@
 """What the learner reads about their carried code: one line per piece, the reason one click away."""
 
-from ..palette import SUMMARY_STYLE
+from micrograd.palette import SUMMARY_STYLE
 from .pieces import COMPANIONS
 
 __all__ = ["Status", "show", "row"]

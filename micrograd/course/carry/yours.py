@@ -12,7 +12,7 @@ In lessons 2 to 6 you write a micrograd of your own, one piece per lesson:
   code replaces its section and keeps the code it replaces (``restore("lesson 3:
   MyValue")`` lists the versions kept and brings one back).  A cell that still
   shows the lesson's template, after a reload say, runs your saved code instead
-  and puts it back in the cell.  After ``python -m micrograd.course.magic --autoload``, every kernel
+  and puts it back in the cell.  After ``python -m micrograd.course.carry.magic --autoload``, every kernel
   of the environment knows the magic from its start, so a build-it cell runs
   even after a restart that skipped the lesson's first cell.
 - ``use("MyValue", lesson=3)`` gives a later lesson your piece as it stood at
@@ -35,7 +35,7 @@ import math
 import random
 import weakref
 
-from . import lesson11_carried
+from . import gpt_pieces
 from .answers import ANSWERS, answer
 from .cell_code import binds_value, python_of
 from .magic import enable_magic, load_ipython_extension
@@ -93,8 +93,8 @@ _CACHE = {}
 
 def _lesson_imports():
     """The names the lessons' first cells import that a saved cell may use (my_train's sum_of_squares, say)."""
-    from ..engine import Value
-    from ..losses import mse, sum_of_squares
+    from micrograd.engine import Value
+    from micrograd.losses import mse, sum_of_squares
 
     return {"math": math, "random": random, "Value": Value, "mse": mse, "sum_of_squares": sum_of_squares}
 
@@ -131,7 +131,7 @@ def _load(lesson, folder=None):
     # A check left in a saved cell (check.my_value(MyValue)) does nothing here: the piece is checked below.
     ns = {"__name__": "my_micrograd", "__builtins__": builtins, "check": _NoCheck(), **_lesson_imports()}
     if lesson >= 11:
-        ns.update(lesson11_carried.SETTINGS)  # microgpt's sizes, set by lesson 11 before its build-it cells
+        ns.update(gpt_pieces.SETTINGS)  # microgpt's sizes, set by lesson 11 before its build-it cells
     results = {}
     filename = str(path_in(folder))
     keys = [p.key for p in PIECES if p.lesson <= lesson]
@@ -168,7 +168,7 @@ def _load(lesson, folder=None):
                     continue
                 status, message, source = "missing", "not written yet", None
             if status != "passed":
-                _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
+                _run(ANSWERS[key], ns, f"<micrograd.course.carry.yours: the worked answer for {key}>", 1)
             results[key] = _Result(key, status, message, source)
     random.setstate(state)
     _CACHE.clear()
@@ -184,7 +184,7 @@ def _my_value_falls_back(ns, results, message):
             results[key] = _Result(key, "failed", message, "yours")
             results[key].lead = "yours has no _prev"
     key = "lesson 3: MyValue"
-    _run(ANSWERS[key], ns, f"<micrograd.course.yours: the worked answer for {key}>", 1)
+    _run(ANSWERS[key], ns, f"<micrograd.course.carry.yours: the worked answer for {key}>", 1)
 
 
 _WHOSE = weakref.WeakKeyDictionary()  # a piece use() gave -> whose code it is; forgotten with the piece

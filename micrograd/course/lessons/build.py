@@ -6,9 +6,9 @@ is "not written yet", and a class whose every piece is untouched is "not
 attempted".
 """
 
-from ..graphs import inputs_of, is_node, post_order
-from . import stale
-from .verdicts import failed, not_attempted
+from micrograd.graphs import inputs_of, is_node, post_order
+from micrograd.course.carry import stale
+from micrograd.course.verdicts import failed, not_attempted
 
 __all__ = [
     "Unwritten",
@@ -158,7 +158,7 @@ def root_down(root):
 
 def first_wrong(root, expected, tol=1e-9):
     """The first node from the root down whose .grad is not expected[id(node)]: (node, got, want), or None."""
-    from .verdicts import close
+    from micrograd.course.verdicts import close
 
     for node in root_down(root):
         want = expected.get(id(node))
@@ -177,7 +177,7 @@ def wrong_gradient(message, root, expected, tol=1e-9):
     if found is None:
         return failed(message)
     node, got, want = found
-    from .figures import wrong_gradient_figure  # on first use: it imports the drawings
+    from micrograd.course.figures import wrong_gradient_figure  # on first use: it imports the drawings
 
     try:
         figure = wrong_gradient_figure(root, node, got, want)

@@ -7,7 +7,7 @@ against the exact slope it should approach.
 
 import math
 
-from .verdicts import as_number, checker, close, failed, number_problem, passed
+from micrograd.course.verdicts import as_number, checker, close, failed, number_problem, passed
 
 __all__ = ["slope_at_minus_one", "slope_function", "two_input_slopes"]
 

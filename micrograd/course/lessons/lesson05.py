@@ -7,11 +7,11 @@ so the expected answers never come from the learner's own formula.
 
 import math
 
-from ..data import four_samples
-from ..engine import Value, graph_size
-from ..nn import MLP, Layer, Neuron
+from micrograd.data import four_samples
+from micrograd.engine import Value, graph_size
+from micrograd.nn import MLP, Layer, Neuron
 from .build import attempt, check_classes, is_value_like, nodes_below, inputs_of, still_stub
-from .verdicts import fmt, as_number, as_whole_number, checker, close, failed, number_problem, passed, whole_number_problem
+from micrograd.course.verdicts import fmt, as_number, as_whole_number, checker, close, failed, number_problem, passed, whole_number_problem
 
 __all__ = ["my_mlp", "parameter_count", "neuron_nodes", "neuron_output"]
 

@@ -14,11 +14,11 @@ training points) would pass; on the noisier ones the two differ.
 import copy
 import random
 
-from .. import data, losses
-from ..engine import Value
-from ..nn import MLP
-from ..optim import SGD
-from .verdicts import as_number, checker, class_name, close, failed, number_problem, passed
+from micrograd import data, losses
+from micrograd.engine import Value
+from micrograd.nn import MLP
+from micrograd.optim import SGD
+from micrograd.course.verdicts import as_number, checker, class_name, close, failed, number_problem, passed
 
 __all__ = ["training_step", "new_moons_accuracy", "NEW_MOONS_SEED", "NEW_MOONS_NOISE", "L2_ALPHA"]
 

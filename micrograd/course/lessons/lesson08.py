@@ -10,8 +10,8 @@ import math
 import numbers
 import random
 
-from ..engine import Value
-from .verdicts import (as_number, checker, class_name, close, decimals_kept, failed, fmt_apart, number_problem, passed,
+from micrograd.engine import Value
+from micrograd.course.verdicts import (as_number, checker, class_name, close, decimals_kept, failed, fmt_apart, number_problem, passed,
                        value_wanted)
 
 __all__ = ["uninformed_loss", "cross_entropy_by_hand", "accuracy_from_confusion"]

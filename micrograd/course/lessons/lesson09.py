@@ -14,10 +14,10 @@ import contextlib
 import math
 import traceback
 
-from .. import errors
-from ..engine import Value
-from ..gradcheck import gradcheck
-from .verdicts import checker, class_name, failed, passed, value_wanted
+from micrograd import errors
+from micrograd.engine import Value
+from micrograd.gradcheck import gradcheck
+from micrograd.course.verdicts import checker, class_name, failed, passed, value_wanted
 
 __all__ = ["subtraction", "power", "reflected", "broken_op", "suspects", "suspect_function"]
 

@@ -2,12 +2,12 @@
 
 import math
 
-from ..data import four_samples
-from ..engine import Value, graph_size, topological_order
-from ..gradcheck import gradcheck
-from ..losses import sum_of_squares
-from ..nn import MLP
-from .verdicts import as_whole_number, checker, class_name, failed, passed, value_wanted, whole_number_problem
+from micrograd.data import four_samples
+from micrograd.engine import Value, graph_size, topological_order
+from micrograd.gradcheck import gradcheck
+from micrograd.losses import sum_of_squares
+from micrograd.nn import MLP
+from micrograd.course.verdicts import as_whole_number, checker, class_name, failed, passed, value_wanted, whole_number_problem
 
 __all__ = ["node_count", "c_port_formula", "fused_loss"]
 

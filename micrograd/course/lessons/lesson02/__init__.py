@@ -7,10 +7,10 @@ has no graph to backpropagate through.
 
 import math
 
-from ..engine import Value, topological_order
-from .build import check_classes
-from .lesson02_value import check_value_class, untouched
-from .verdicts import as_number, as_whole_number, checker, close, decimals_kept, failed, passed, whole_number_problem
+from micrograd.engine import Value, topological_order
+from micrograd.course.lessons.build import check_classes
+from .value import check_value_class, untouched
+from micrograd.course.verdicts import as_number, as_whole_number, checker, close, decimals_kept, failed, passed, whole_number_problem
 
 __all__ = ["my_value", "neuron_graph", "division_local_grads", "count_nodes_and_edges"]
 
@@ -20,7 +20,7 @@ _MEASURED_TOL = 0.01
 _NEURON_LEAVES = {"x1": 2.0, "x2": 0.0, "w1": -3.0, "w2": 1.0, "b": 6.8813735870195432}
 
 
-# Build it yourself, part 1: a minimal Value (judged in lesson02_value) ------------------
+# Build it yourself, part 1: a minimal Value (judged in value.py) ------------------
 
 
 @checker("Build it: your own Value")

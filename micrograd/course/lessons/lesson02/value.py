@@ -4,10 +4,10 @@ operations beyond + and * it may define."""
 
 import re
 
-from ..engine import Value
-from .build import attempt, nodes_below, renamed_only, still_stub
-from .pieces import no_prev
-from .verdicts import close, failed, fmt, fmt_expected, passed
+from micrograd.engine import Value
+from micrograd.course.lessons.build import attempt, nodes_below, renamed_only, still_stub
+from micrograd.course.carry.pieces import no_prev
+from micrograd.course.verdicts import close, failed, fmt, fmt_expected, passed
 
 __all__ = ["check_value_class", "untouched"]
 

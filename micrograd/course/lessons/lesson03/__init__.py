@@ -7,7 +7,7 @@ Each expected gradient is worked out here with the derivative rules
 
 import math
 
-from .build import (
+from micrograd.course.lessons.build import (
     Unwritten,
     attempt,
     check_classes,
@@ -16,9 +16,9 @@ from .build import (
     nodes_below,
     wrong_gradient,
 )
-from .verdicts import fmt, as_number, checker, close, decimals_kept, failed, number_problem, passed
+from micrograd.course.verdicts import fmt, as_number, checker, close, decimals_kept, failed, number_problem, passed
 
-from .lesson03_step import check_step, data_of, expected_after, step_untouched
+from .step import check_step, data_of, expected_after, step_untouched
 
 __all__ = ["my_backward_step", "walk_by_hand", "sum_times_gradients", "step_downhill", "sigmoid_local_grad"]
 

@@ -3,9 +3,9 @@
 import math
 import numbers
 
-from ..nodes import SETS, raw_inputs
-from .build import attempt, inputs_of, nodes_below, renamed_only, root_down, still_stub, wrong_gradient
-from .verdicts import as_number, close, failed, fmt, fmt_apart, fmt_expected, passed
+from micrograd.nodes import SETS, raw_inputs
+from micrograd.course.lessons.build import attempt, inputs_of, nodes_below, renamed_only, root_down, still_stub, wrong_gradient
+from micrograd.course.verdicts import as_number, close, failed, fmt, fmt_apart, fmt_expected, passed
 
 def data_of(answer):
     return as_number(answer)

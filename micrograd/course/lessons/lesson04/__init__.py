@@ -9,16 +9,16 @@ copied from somewhere does not pass).
 import math
 import traceback
 
-from ..engine import Value
-from ..gradcheck import central_difference
-from . import stale
-from .build import unrun_cell_problem, wrong_gradient
-from .verdicts import (as_number, checker, class_name, close, failed, fmt_apart, number_problem, passed,
+from micrograd.engine import Value
+from micrograd.gradcheck import central_difference
+from micrograd.course.carry import stale
+from micrograd.course.lessons.build import unrun_cell_problem, wrong_gradient
+from micrograd.course.verdicts import (as_number, checker, class_name, close, failed, fmt_apart, number_problem, passed,
                        value_wanted)
 
-from .lesson04_order import Node, deep_chain, node_name, order_graphs, order_problem
+from .order import Node, deep_chain, node_name, order_graphs, order_problem
 
-from .lesson04_backward import SLIP_MESSAGES, BackwardRun, backward_problem, on_your_value, recurses_through_backward, whose_class, \
+from .backward import SLIP_MESSAGES, BackwardRun, backward_problem, on_your_value, recurses_through_backward, whose_class, \
     walk_order, walked_twice
 
 __all__ = ["my_topological_order", "my_backward", "analytic_gradient", "sin_op", "grad_after_three_backwards"]

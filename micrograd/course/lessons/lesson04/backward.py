@@ -1,10 +1,10 @@
 """Lesson 4's backward() check: a learner's backward() run on the checker's graphs, and its slips recognised by their numbers."""
 
-from ..graphs import post_order
-from .build import root_down
-from .lesson04_order import Node, node_name
-from .verdicts import close, fmt_expected
-from .yours import whose
+from micrograd.graphs import post_order
+from micrograd.course.lessons.build import root_down
+from .order import Node, node_name
+from micrograd.course.verdicts import close, fmt_expected
+from micrograd.course.carry.yours import whose
 
 # Wrong ways to write backward(), run on the same graph to recognise a learner's slip by its numbers.
 

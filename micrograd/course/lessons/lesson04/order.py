@@ -4,8 +4,8 @@ import contextlib
 import inspect
 import math
 
-from ..graphs import post_order
-from .verdicts import fmt
+from micrograd.graphs import post_order
+from micrograd.course.verdicts import fmt
 
 class Node:
     """The checker's own nodes, with the interface of the lesson's MyValue.

@@ -2,18 +2,18 @@
 
 The build-it pieces are microgpt's functions (softmax, rmsnorm, one attention head, the training
 step), each run on Values of the checker's own and held against microgpt's own code, numbers and
-gradients (``lesson11_pieces``, ``lesson11_training``); the exercises are attention over a whole name,
-sampling with a temperature and counting a GPT's parameters (``lesson11_exercises``).  A wrong answer
+gradients (``pieces``, ``training``); the exercises are attention over a whole name,
+sampling with a temperature and counting a GPT's parameters (``exercises``).  A wrong answer
 is matched against the slips learners make, each run on the same numbers, so the verdict names it.
 """
 
-from ..nodes import class_name
-from .verdicts import as_number, checker, close, failed, passed
-from .lesson11_microgpt import answer_class
-from .lesson11_exercises import DRAWS, causal_problem, parameter_count_of, parameter_count_problem, sampling_problem
-from .lesson11_pieces import function_problem, head_problem, hint_from_softmax, rmsnorm_problem, softmax_problem
-from . import lesson11_pieces as _pieces
-from .lesson11_training import DOCS, training_problem
+from micrograd.nodes import class_name
+from micrograd.course.verdicts import as_number, checker, close, failed, passed
+from .microgpt import answer_class
+from .exercises import DRAWS, causal_problem, parameter_count_of, parameter_count_problem, sampling_problem
+from .pieces import function_problem, head_problem, hint_from_softmax, rmsnorm_problem, softmax_problem
+from . import pieces as _pieces
+from .training import DOCS, training_problem
 
 __all__ = ["softmax", "rmsnorm", "attention_head", "training_step", "causal_attention", "sample_next",
            "parameter_count"]
@@ -58,7 +58,7 @@ def on_my_value_problem(fn, piece):
     if not isinstance(cls, type):
         return None
     call, make = _MY_VALUE_RUNS[piece]
-    from ..engine import Value
+    from micrograd.engine import Value
 
     want = [as_number(v) for v in fn(*make(Value))]
     where = f"{call} is right on the package's Values, but on MyValue, the class the GPT below runs it on,"

@@ -10,10 +10,10 @@ import itertools
 import random
 import sys
 
-from ..engine import Value
-from .verdicts import as_number, as_whole_number
-from .lesson11_pieces import all_close, numbers, outputs, shown_apart
-from .lesson11_microgpt import answer_class, head_numbers, softmax_numbers
+from micrograd.engine import Value
+from micrograd.course.verdicts import as_number, as_whole_number
+from .pieces import all_close, numbers, outputs, shown_apart
+from .microgpt import answer_class, head_numbers, softmax_numbers
 
 __all__ = ["causal_problem", "sampling_problem", "at_temperature_zero", "parameter_count_problem", "parameter_count_of", "DRAWS"]
 

@@ -11,8 +11,8 @@ told what it did.
 import math
 import random
 
-from ..engine import Value
-from ..engine import dot
+from micrograd.engine import Value
+from micrograd.engine import dot
 
 __all__ = ["softmax_numbers", "rmsnorm_numbers", "head_numbers", "TinyGPT", "reference_step", "ADAM", "answer_class"]
 

@@ -1,8 +1,8 @@
 """Lesson 11's build-it pieces, judged: softmax, rmsnorm and one attention head.
 
 Each piece is run on the checker's numbers, held in Values of the class the answer builds with (the
-package's, or one of its own: ``lesson11_microgpt.answer_class``), its numbers compared with
-``lesson11_microgpt`` (this folder's copy of microgpt's pieces, on plain floats), then its gradients
+package's, or one of its own: ``microgpt.answer_class``), its numbers compared with
+``microgpt`` (this folder's copy of microgpt's pieces, on plain floats), then its gradients
 through ``backward()``.  A wrong answer is run against the slips learners make, each computed on the
 same numbers, so the verdict can say which one it is.  Each ``*_problem`` returns None for a right answer, else what is
 wrong, in the learner's words; ``lesson11`` turns that into a verdict.
@@ -11,10 +11,10 @@ wrong, in the learner's words; ``lesson11`` turns that into a verdict.
 
 import math
 
-from ..engine import Value
-from ..nodes import class_name, has_data, inputs_of, post_order
-from .verdicts import as_number, close, digits_apart
-from .lesson11_microgpt import EPS_RMS, answer_class, head_numbers, rmsnorm_numbers, softmax_numbers
+from micrograd.engine import Value
+from micrograd.nodes import class_name, has_data, inputs_of, post_order
+from micrograd.course.verdicts import as_number, close, digits_apart
+from .microgpt import EPS_RMS, answer_class, head_numbers, rmsnorm_numbers, softmax_numbers
 
 __all__ = ["function_problem", "outputs", "numbers", "all_close", "shown", "shown_apart", "gradient_problem", "weighted",
            "softmax_problem", "rmsnorm_problem", "head_problem", "hint_from_softmax"]

@@ -1,7 +1,7 @@
 """Lesson 11's training step, judged: the learner's step beside microgpt's, on a small GPT.
 
 The learner's ``training_step(gpt, params, m, v, tokens, step, num_steps)`` trains a copy of a
-small microgpt model (``lesson11_microgpt.TinyGPT``, in Values of the class the answer builds with)
+small microgpt model (``microgpt.TinyGPT``, in Values of the class the answer builds with)
 for three steps on three names, while microgpt's own step trains another copy from the same
 numbers.  The losses and every parameter must agree.  When they do not, each usual slip (Adam
 without bias correction, a KV cache kept across documents, ...) is run on a third copy, and so is
@@ -12,8 +12,8 @@ multiple of microgpt's tells its learning rate.
 
 import math
 
-from .verdicts import as_number, close, digits_apart
-from .lesson11_microgpt import ADAM, TinyGPT, answer_class, reference_step
+from micrograd.course.verdicts import as_number, close, digits_apart
+from .microgpt import ADAM, TinyGPT, answer_class, reference_step
 
 __all__ = ["DOCS", "training_problem", "tokens_of"]
 
