@@ -63,7 +63,7 @@ $(SETUP_STAMP): pyproject.toml constraints.txt
 	@# What pyproject.toml's [tool.uv] leaves out, also from a venv set up before it did.
 	@$(VENV)/bin/uv pip uninstall --quiet --python $(VENV_PYTHON) rfc3987-syntax
 	@# Every kernel of the venv knows %%my_micrograd, so a build-it cell runs after a restart.
-	@$(VENV_PYTHON) -m micrograd.course.magic --autoload >/dev/null
+	@$(VENV_PYTHON) -m micrograd.course.carry.magic --autoload >/dev/null
 	@touch $@
 
 # Drawings need no system Graphviz: pygraphviz's wheel (installed by setup) bundles it.

@@ -24,7 +24,8 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 import nbformat  # noqa: E402
 
-from micrograd.course import exercise_titles, saved  # noqa: E402
+from micrograd.course import exercise_titles  # noqa: E402
+from micrograd.course.carry import saved  # noqa: E402
 from micrograd.course.grading import grade_folder, sandbox_status  # noqa: E402
 from submissions import lecture_student, notebook_of, wrong_answers  # noqa: E402
 

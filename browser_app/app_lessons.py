@@ -4,7 +4,7 @@ which lesson it runs (the lesson of each cell id, and each lesson's page on the 
 import json
 from pathlib import Path
 
-from micrograd.course.browser_lessons import STOPS_IN_THE_APP, lesson_page
+from micrograd.course.browser.lessons import STOPS_IN_THE_APP, lesson_page
 
 __all__ = ["NOTEBOOKS", "lesson_cells", "lessons"]
 

@@ -92,7 +92,7 @@ KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "co
 # Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
 # which every kernel would unpack), and accessible-pygments' pictures of its styles.
 NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
-LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser_lessons)
+LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser.lessons)
 # Where the widgets' front end is in the wheel of jupyterlab_widgets.
 WIDGETS_IN_WHEEL = f"data/share/jupyter/labextensions/{WIDGETS_EXTENSION}/"
 

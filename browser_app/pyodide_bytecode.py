@@ -132,7 +132,7 @@ def _record(data, dropped, added):
 
 def lessons_the_app_runs(notebooks=NOTEBOOKS):
     """Each lesson the app runs (all but those that stop there), with its code cells' sources."""
-    from micrograd.course.browser_lessons import STOPS_IN_THE_APP
+    from micrograd.course.browser.lessons import STOPS_IN_THE_APP
 
     lessons = {}
     for notebook in sorted(Path(notebooks).glob("[0-9][0-9]_*.ipynb")):

@@ -7,7 +7,7 @@ code replaces that section, and keeps the code it replaces: the last
 yours.restore("lesson 3: MyValue") lists them and brings one back.  A cell
 that still shows the lesson's template (after a reload, say) runs your code
 from here instead, and puts it back in the cell.  Later lessons load your
-pieces from this file with micrograd.course.yours.use(...), which checks each
+pieces from this file with micrograd.course.carry.yours.use(...), which checks each
 one and says on screen whether the lesson runs on yours or on the package's
 worked answer.
 

@@ -12,10 +12,10 @@ however the kernel happened to split it, and widget model ids (random in the
 kernel) are renumbered in order of appearance.
 
 First, whatever it runs, it writes the lessons' build-it templates where the
-package ships them (micrograd/course/templates.json), so that the kernels, and
+package ships them (micrograd/course/carry/templates.json), so that the kernels, and
 the browser app built next, know each template as the lessons now hold it.
 Then it writes the solutions' build-it cells (``%%my_micrograd KEY`` and the
-code under it) from the worked answers, micrograd/course/answers.py, their one
+code under it) from the worked answers, micrograd/course/carry/answers.py, their one
 source: edit an answer there, never in a solutions notebook.  A solutions
 notebook whose text this changes is run too, asked for or not, so that its
 stored outputs are its code's.
@@ -32,8 +32,8 @@ from nbclient import NotebookClient
 from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
 from traitlets import default
 
-from micrograd.course import templates
-from micrograd.course.answers import ANSWERS
+from micrograd.course.carry import templates
+from micrograd.course.carry.answers import ANSWERS
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT_SECONDS = 600
@@ -66,7 +66,7 @@ def solutions_notebooks():
 def solution_cell(key):
     """A solutions notebook's build-it cell for key: the magic line, then the worked answer."""
     if key not in ANSWERS:
-        raise KeyError(f"a solutions notebook has a build-it cell {templates.MAGIC} {key}, and micrograd/course/answers.py "
+        raise KeyError(f"a solutions notebook has a build-it cell {templates.MAGIC} {key}, and micrograd/course/carry/answers.py "
                        f"has no worked answer of that name: name the cell as one of {sorted(ANSWERS)}")
     answer = ANSWERS[key].rstrip("\n")
     return f"{templates.MAGIC} {key}\n{answer}"

@@ -3,7 +3,7 @@
 The tests exec these sources, so a checker is tested against the very text a learner starts from.
 """
 
-from micrograd.course.yours import ANSWERS
+from micrograd.course.carry.yours import ANSWERS
 
 VALUE_STUB = '''
 class MyValue:

@@ -7,7 +7,7 @@ and compare the stepped gradients with the class's own backward().
 import math
 
 from micrograd import Value as PackageValue
-from micrograd.course.yours import ANSWERS
+from micrograd.course.carry.yours import ANSWERS
 
 
 class TupleNode:

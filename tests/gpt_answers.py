@@ -13,8 +13,8 @@ import random
 from pathlib import Path
 
 from micrograd import Value
-from micrograd.course.yours import ANSWERS
-from micrograd.course.lesson11_carried import SETTINGS
+from micrograd.course.carry.yours import ANSWERS
+from micrograd.course.carry.gpt_pieces import SETTINGS
 
 MICROGPT_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "microgpt.py"
 

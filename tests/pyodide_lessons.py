@@ -1,7 +1,7 @@
 """Every lesson's code cells under the browser app's Pyodide, and what they printed beside what the notebook stores.
 
 One Node process runs Pyodide (tests/pyodide/serve.mjs) and, in it, lesson after lesson: each lesson's code
-cells in order, in a fresh IPython shell with the app's kernel profile (micrograd.course.magic, then
+cells in order, in a fresh IPython shell with the app's kernel profile (micrograd.course.carry.magic, then
 micrograd.course.browser), in a fresh folder holding the shipped my_micrograd.py, as nbval runs a notebook
 (tests/pyodide/lessons.py).  Starting Pyodide takes seconds of processor time, so one process serves a test
 file's lessons; a lesson that stops Pyodide is reported, and the next lesson starts a new one.

@@ -28,7 +28,7 @@ def notebook_of(lesson, solution=False):
 
 def checker_calls(source, lesson):
     """Calls like check.slope_function(slope) in a cell whose target is one of the lesson's checkers."""
-    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
+    module = importlib.import_module(f"micrograd.course.lessons.lesson{lesson}")
     try:
         tree = ast.parse(source)
     except SyntaxError:  # IPython magics: never a checker cell
@@ -44,7 +44,7 @@ def checker_calls(source, lesson):
 
 def wrong_answers(lesson, titles):
     """The solution with the answers of these exercises set to None around their (unchanged) checker calls."""
-    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
+    module = importlib.import_module(f"micrograd.course.lessons.lesson{lesson}")
     notebook = notebook_of(lesson, solution=True)
     for cell in notebook.cells:
         if cell.cell_type != "code":

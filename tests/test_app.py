@@ -43,9 +43,9 @@ import pytest
 
 import foreign_nodes
 from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
-from micrograd.course import templates
-from micrograd.course.magic import kept_sentence
-from micrograd.course.name_errors import what_to_run_first
+from micrograd.course.carry import templates
+from micrograd.course.carry.magic import kept_sentence
+from micrograd.course.carry.name_errors import what_to_run_first
 from waits import AUTOSAVE_MS, BROWSER_MS, RUN_ALL_MS, TAB_AGAIN_MS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -532,12 +532,12 @@ def test_a_wheel_no_kernel_preloads_loads_offline_when_a_cell_imports_it(app, le
 
 
 def test_every_kernel_of_the_app_starts_with_the_course_s_extensions(app):
-    # As make setup has JupyterLab's kernels load micrograd.course.magic: %%my_micrograd, and a NameError that says
+    # As make setup has JupyterLab's kernels load micrograd.course.carry.magic: %%my_micrograd, and a NameError that says
     # what to run first, from a kernel's start, after a restart too.
     (wheel,) = (app / "static" / "pyodide").glob("micrograd_lite_kernel-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         config = json.loads(archive.read("micrograd_lite_kernel/ipython/profile_default/ipython_config.json"))
-    assert config["InteractiveShellApp"]["extensions"] == ["micrograd.course.magic", "micrograd.course.browser"]
+    assert config["InteractiveShellApp"]["extensions"] == ["micrograd.course.carry.magic", "micrograd.course.browser"]
     kernel = json.loads((app / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["loadPyodideOptions"]["env"]["IPYTHONDIR"] == f"{SITE_PACKAGES}/micrograd_lite_kernel/ipython"
@@ -566,12 +566,12 @@ def test_the_app_ships_the_lessons_templates_in_its_wheel(app):
 
     (wheel,) = (app / "static" / "pyodide").glob("micrograd_lessons-*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        shipped = json.loads(archive.read("micrograd/course/templates.json"))
+        shipped = json.loads(archive.read("micrograd/course/carry/templates.json"))
     assert shipped == json.loads(templates.TEMPLATES_FILE.read_text(encoding="utf-8"))
 
 
 def test_only_a_lesson_that_stops_in_the_app_says_so_in_its_first_cell(app):
-    from micrograd.course.browser_lessons import STOPS_IN_THE_APP
+    from micrograd.course.browser.lessons import STOPS_IN_THE_APP
 
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads((app / "files" / path.name).read_text())["cells"]

@@ -14,8 +14,8 @@ import foreign_nodes
 import pytest
 from lesson_runner import NOTEBOOKS, build_it_cell, code_cells, errors, run_lesson, run_sources
 
-from micrograd.course import pieces, yours
-from micrograd.course import lesson05, lesson06
+from micrograd.course.carry import pieces, yours
+from micrograd.course.lessons import lesson05, lesson06
 
 LESSONS = {int(path.name[:2]): path for path in NOTEBOOKS.glob("0[3-6]_*.ipynb")}
 

@@ -181,4 +181,4 @@ def test_the_macos_job_sets_up_as_make_setup_does():
     setup = makefile[makefile.index("$(SETUP_STAMP): "):makefile.index("\n\n", makefile.index("$(SETUP_STAMP): "))]
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text(encoding="utf-8"))
     install = next(step["run"] for step in workflow["jobs"]["macos"]["steps"] if step.get("name", "").startswith("Install"))
-    assert _MICROGRAD_COMMAND.findall(install) == _MICROGRAD_COMMAND.findall(setup) == [("micrograd.course.magic", " --autoload")]
+    assert _MICROGRAD_COMMAND.findall(install) == _MICROGRAD_COMMAND.findall(setup) == [("micrograd.course.carry.magic", " --autoload")]

@@ -75,7 +75,7 @@ def test_lesson02_the_lecture_uses_a_set_which_loses_the_second_input_of_a_times
 def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section_and_keeps_the_code_it_replaced(tmp_path):
     claim(2, "Running the cell again with other code replaces that section and keeps the code it replaced: "
              '`yours.restore("lesson 2: MyValue")` lists the last 5 versions kept, with when each was saved, and brings one back.')
-    from micrograd.course import history, yours
+    from micrograd.course.carry import history, yours
 
     for n in range(7):
         yours.store("lesson 2: MyValue", f"class MyValue:\n    version = {n}\n", folder=tmp_path)
@@ -92,7 +92,7 @@ def test_lesson02_running_a_my_micrograd_cell_again_replaces_its_section_and_kee
 def test_lesson02_a_cell_that_shows_the_unfilled_code_again_runs_the_saved_code_and_puts_it_back(tmp_path, monkeypatch, shell):
     claim(2, "If the cell shows the lesson's unfilled code again (a reload before the notebook was saved, say), running it "
              "runs your saved code instead and puts it back in the cell.")
-    from micrograd.course import templates, yours
+    from micrograd.course.carry import templates, yours
 
     monkeypatch.chdir(tmp_path)
     shell.run_cell("from micrograd.course import yours\nyours.enable_magic()")

@@ -72,7 +72,7 @@ def test_lesson08_uniform_weights_scaled_by_root_3_over_n_have_variance_1_over_n
     assert mean_square * 3 / 64 == pytest.approx(1 / 64, rel=0.1)  # uniform(-1, 1)·√(3/64): variance 1/64
 
 
-LESSON8_SETUP = ("from micrograd.course import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
+LESSON8_SETUP = ("from micrograd.course.lessons import lesson08 as check", "X_train, y_train, X_test, y_test = data.digits()",
                  "model = MLP(64, [24, 10], rng=0)\nprint", "def mean_loss(model, X, y):")
 
 

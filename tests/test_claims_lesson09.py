@@ -155,7 +155,7 @@ def test_lesson09_a_wrong_derivative_can_agree_with_the_right_one_at_0_or_1():
 def test_lesson09_solution_softplus_passes_at_0_and_fails_elsewhere():
     cells = json.loads((NOTEBOOKS / "solutions" / "09_debugging_autograd.ipynb").read_text(encoding="utf-8"))["cells"]
     assert "`softplus` passes at 0 and fails everywhere else" in squeezed(" ".join("".join(c["source"]) for c in cells))
-    from micrograd.course.lesson09 import suspects
+    from micrograd.course.lessons.lesson09 import suspects
 
     assert gradcheck(suspects["softplus"], [0.0]).ok
     assert not any(gradcheck(suspects["softplus"], [x]).ok for x in (-2.0, -0.5, 0.5, 2.0))

@@ -77,7 +77,7 @@ def test_lesson11_the_model_is_causal_no_position_depends_on_a_later_token():
 def test_lesson11_one_position_is_thousands_of_values_and_sum_of_products_makes_two_nodes_a_term():
     claim(11, "One position's computation is thousands of Values")
     claim(11, "where `sum(wi * xi ...)` makes two nodes per term")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}
     for key in ("lesson 11: softmax", "lesson 11: rmsnorm", "lesson 11: attention_head"):
@@ -140,7 +140,7 @@ def test_lesson11_microgpt_norms_its_embeddings_has_no_final_norm_and_an_lm_head
     claim(11, "It normalises the embeddings once before the first block (the `rmsnorm` right after "
               "`tok_emb + pos_emb`), which GPT-2 does not; it has no norm after the last block, where GPT-2 has a "
               "final LayerNorm; and its `lm_head` is a matrix of its own, where GPT-2 reuses `wte` (tied weights)")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}
     for key in ("lesson 11: softmax", "lesson 11: rmsnorm", "lesson 11: attention_head"):
@@ -191,7 +191,7 @@ def test_lesson11_the_package_s_gpt_fuses_the_loss_and_its_gradients_agree_withi
 
 def test_lesson11_a_residual_connection_keeps_a_path_for_the_gradient_when_a_block_gives_nothing():
     claim(11, "the vector that flows through the model is only ever added to, which gives the gradients a straight path back")
-    from micrograd.course.lesson11_carried import ANSWERS
+    from micrograd.course.carry.gpt_pieces import ANSWERS
 
     def wte_gradient(residual):
         ns = {"math": math, "random": random, "MyValue": Value, "vocab_size": 27, "microgpt_start": random.Random(0).getstate()}

@@ -140,7 +140,7 @@ def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_t
         "shell.extension_manager.load_extension('micrograd.course.browser')\n"
         "import numpy, matplotlib.pyplot\n"
         "print(numpy.__name__, matplotlib.__file__ is not None, 'InlineBackend' in [type(c).__name__ for c in shell.configurables])\n"
-        "from micrograd.course import browser_freeing\n"
+        "from micrograd.course.browser import freeing as browser_freeing\n"
         "print(browser_freeing.installed())\n"
         "shell.extension_manager.unload_extension('micrograd.course.browser')\n"
         "print(browser_freeing.installed())\n"
@@ -156,7 +156,7 @@ def test_packages_that_are_there_import_as_usual_and_nothing_stands_in_without_t
 FREEING = """
 import gc, json, sys
 from micrograd import Value
-from micrograd.course import browser_freeing
+from micrograd.course.browser import freeing as browser_freeing
 
 seen = []  # for each node freed: was the loop of an outer finaliser at work, and how deep the stack was
 

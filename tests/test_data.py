@@ -149,7 +149,7 @@ found = importlib.machinery.PathFinder.find_spec
 def find_spec(name, path=None, target=None):
     return None if name.split(".")[0] in ("numpy", "sklearn", "scipy") else found(name, path, target)
 importlib.machinery.PathFinder.find_spec = staticmethod(find_spec)  # as if they were not installed
-from micrograd.course import browser_imports
+from micrograd.course.browser import imports as browser_imports
 browser_imports.install()  # as in the browser app: importing numpy, scikit-learn or scipy fails in one line
 try:
     import numpy

@@ -101,7 +101,7 @@ def test_widget_model_ids_are_numbered_in_order_of_appearance(tmp_path):
 
 
 def test_the_stored_solutions_cells_are_what_make_notebooks_writes_from_the_worked_answers():
-    from micrograd.course.answers import ANSWERS
+    from micrograd.course.carry.answers import ANSWERS
 
     script = load_script()
     keys = []
@@ -109,7 +109,7 @@ def test_the_stored_solutions_cells_are_what_make_notebooks_writes_from_the_work
         nb = nbformat.read(path, as_version=4)
         changed = script.with_worked_answers(nb)
         assert changed == [], (f"{path.name}: the build-it cells {changed} differ from their worked answers; edit the "
-                               "answer in micrograd/course/answers.py and run make notebooks, which writes the cells")
+                               "answer in micrograd/course/carry/answers.py and run make notebooks, which writes the cells")
         keys += [key for key in map(script.build_it_key, nb.cells) if key is not None]
     assert sorted(keys) == sorted(ANSWERS)  # every worked answer in a solutions cell, once
 

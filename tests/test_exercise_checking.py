@@ -46,10 +46,10 @@ def test_verdict_fields_and_dict():
 
 def test_the_verdict_carries_its_lesson(capsys):
     assert check_slope(14.0).lesson == "99"
-    from micrograd.course import lesson02
+    from micrograd.course.lessons import lesson02
 
     assert lesson02.count_nodes_and_edges(TODO, TODO).lesson == "02"
-    assert lesson_of("micrograd.course.lesson10") == "10"
+    assert lesson_of("micrograd.course.lessons.lesson10") == "10"
     assert lesson_of("tests.test_something") == ""
 
 
@@ -141,8 +141,8 @@ def test_a_lesson_checks_its_exercises_in_the_order_of_exercise_titles(path):
     if not titles:
         assert "micrograd.course import" not in source
         return
-    assert f"from micrograd.course import lesson{lesson} as check" in source
-    module = importlib.import_module(f"micrograd.course.lesson{lesson}")
+    assert f"from micrograd.course.lessons import lesson{lesson} as check" in source
+    module = importlib.import_module(f"micrograd.course.lessons.lesson{lesson}")
     assert [getattr(module, name).title for name in _checks_called(path)] == titles
     solution = NOTEBOOKS / "solutions" / path.name
     assert [getattr(module, name).title for name in _checks_called(solution)] == titles
@@ -211,7 +211,7 @@ def test_the_checkers_read_answers_without_importing_numpy():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom micrograd.course import " + ", ".join(f"lesson{n:02d}" for n in range(1, 12))
+    code = ("import sys\nfrom micrograd.course.lessons import " + ", ".join(f"lesson{n:02d}" for n in range(1, 12))
             + "\nassert 'numpy' not in sys.modules, 'a checker imported numpy'")
     subprocess.run([sys.executable, "-c", code], check=True)
 

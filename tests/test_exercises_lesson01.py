@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from micrograd import Value
-from micrograd.course import lesson01 as check
+from micrograd.course.lessons import lesson01 as check
 from micrograd.course.verdicts import TODO
 
 f = lambda x: 3 * x**2 - 4 * x + 5

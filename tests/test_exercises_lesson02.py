@@ -4,7 +4,7 @@ import pytest
 
 from micrograd import Value
 from micrograd.engine import graph_size
-from micrograd.course import lesson02 as check
+from micrograd.course.lessons import lesson02 as check
 from micrograd.course.verdicts import TODO
 
 B = 6.8813735870195432
@@ -269,7 +269,7 @@ def test_what_the_set_message_says_is_what_a_set_does():
 
 
 def test_a_class_with_its_inputs_in_a_set_is_carried_forward_and_drawn_in_one_order(tmp_path, capsys):
-    from micrograd.course import yours
+    from micrograd.course.carry import yours
     from micrograd.viz import text_graph
 
     yours.store("lesson 2: MyValue", VALUE_SOLUTION.replace(*SET_OF_INPUTS), tmp_path)

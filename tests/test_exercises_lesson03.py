@@ -5,7 +5,7 @@ import math
 import pytest
 
 from micrograd import Value
-from micrograd.course import lesson03 as check
+from micrograd.course.lessons import lesson03 as check
 from micrograd.course.verdicts import TODO
 
 
@@ -372,7 +372,7 @@ def test_the_stepper_says_when_a_node_that_uses_a_value_twice_sets_its_gradient(
 def test_the_stepper_says_what_adding_gives_where_the_local_derivatives_are_recorded():
     import re
 
-    from micrograd.course.yours import ANSWERS
+    from micrograd.course.carry.yours import ANSWERS
     from micrograd.widgets import BackpropStepper
 
     namespace = {}

@@ -6,7 +6,7 @@ import pytest
 from build_stubs import AUTOGRAD_ITERATIVE, load_lesson4_value
 
 from micrograd import Value
-from micrograd.course import lesson04 as check
+from micrograd.course.lessons import lesson04 as check
 from micrograd.course.verdicts import TODO
 
 
@@ -155,7 +155,7 @@ def test_grad_after_three_backwards_given_one_numpy_number_asks_for_the_other_tw
 
 
 def test_grad_after_three_backwards_needs_a_class_with_backward():
-    from micrograd.course.yours import ANSWERS
+    from micrograd.course.carry.yours import ANSWERS
 
     namespace = {}
     exec(ANSWERS["lesson 3: MyValue"], namespace)  # lesson 3's class: no backward() until the given cell runs
@@ -476,7 +476,7 @@ def test_a_backward_run_without_its_order_in_the_kernel_is_told_what_to_run_firs
 
 
 def test_the_checks_nodes_answer_to_other_names_for_their_inputs_and_name_what_they_lack():
-    from micrograd.course.lesson04_order import Node
+    from micrograd.course.lessons.lesson04.order import Node
 
     a, b = Node(2.0), Node(3.0)
     c = a * b
@@ -490,7 +490,7 @@ def test_messages_name_the_worked_answers_myvalue_where_the_lesson_runs_on_it(tm
     .children fails there, and neither check blames the learner's MyValue for what the worked answer's lacks."""
     from foreign_nodes import LECTURE_AUTOGRAD
 
-    from micrograd.course import yours
+    from micrograd.course.carry import yours
 
     namespace = {"MyValue": yours.use("MyValue", lesson=4, folder=tmp_path)}
     exec(LECTURE_AUTOGRAD.replace("v._prev", "v.children"), namespace)

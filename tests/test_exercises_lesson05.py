@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from micrograd.course import lesson05 as check
+from micrograd.course.lessons import lesson05 as check
 from micrograd.course.verdicts import TODO
 
 

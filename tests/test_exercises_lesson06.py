@@ -3,7 +3,7 @@
 import pytest
 
 from micrograd import Value
-from micrograd.course import lesson06 as check
+from micrograd.course.lessons import lesson06 as check
 from micrograd.course.verdicts import TODO
 
 
@@ -153,7 +153,7 @@ def test_a_right_loop_passes_beside_a_mlp_that_cannot_stand_for_the_lessons_netw
 
 def test_before_the_notebook_loads_mymlp_the_check_finds_the_one_the_lesson_will_train(tmp_path, monkeypatch):
     # Lesson 6's check cell comes before its yours.use() of MyMLP: the check reads my_micrograd.py as use() will.
-    from micrograd.course import yours
+    from micrograd.course.carry import yours
 
     monkeypatch.chdir(tmp_path)
     yours.store("lesson 5: MyNeuron, MyLayer, MyMLP", "import random\n" + mlp_source(zero_grad=True), tmp_path)
@@ -289,7 +289,7 @@ def test_a_loop_calling_the_learners_own_zero_grad_is_carried_to_the_lessons_end
     # As lesson 6's last cells load them: both pieces the learner's, and my_train trains that MyMLP.
     import random
 
-    from micrograd.course import yours
+    from micrograd.course.carry import yours
 
     yours.store("lesson 5: MyNeuron, MyLayer, MyMLP", "import random\n" + mlp_source(zero_grad=True), tmp_path)
     yours.store("lesson 6: my_train", RIGHT.replace(*CALLS_ZERO_GRAD), tmp_path)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from micrograd import Value, data, losses, metrics
-from micrograd.course import lesson07 as check
+from micrograd.course.lessons import lesson07 as check
 from micrograd.course.verdicts import TODO
 from micrograd.nn import MLP
 

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from micrograd import Value
-from micrograd.course import lesson09 as check
+from micrograd.course.lessons import lesson09 as check
 from micrograd.course.verdicts import TODO
 from micrograd.gradcheck import gradcheck
 

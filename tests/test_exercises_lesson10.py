@@ -4,7 +4,7 @@ import pytest
 
 from micrograd import MLP, Value, graph_size
 from micrograd.data import four_samples
-from micrograd.course import lesson10 as check
+from micrograd.course.lessons import lesson10 as check
 from micrograd.course.verdicts import TODO
 from micrograd.losses import sum_of_squares
 

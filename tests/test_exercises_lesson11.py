@@ -8,11 +8,11 @@ from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, R
                          SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
                          STEP_SLIPS, load, load_source, namespace, swapped)
 
-from micrograd.course import saved, yours
+from micrograd.course.carry import saved, yours
 from micrograd.course import exercise_titles
-from micrograd.course import lesson11 as check
+from micrograd.course.lessons import lesson11 as check
 from micrograd.course.verdicts import TODO
-from micrograd.course.lesson11_exercises import parameter_count_of
+from micrograd.course.lessons.lesson11.exercises import parameter_count_of
 
 LESSON = Path(__file__).resolve().parent.parent / "notebooks" / "11_gpt.ipynb"
 

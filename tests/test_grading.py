@@ -41,8 +41,10 @@ import nbformat
 import psutil
 import pytest
 
-from micrograd.course import exercise_titles, lesson04, saved, yours
-from micrograd.course.answers import ANSWERS
+from micrograd.course import exercise_titles
+from micrograd.course.carry import saved, yours
+from micrograd.course.lessons import lesson04
+from micrograd.course.carry.answers import ANSWERS
 from micrograd.course.verdicts import VERDICT_MIME
 from micrograd.course.grading import (
     Grade,
@@ -86,7 +88,7 @@ def small_notebook(*sources, lesson="01"):
 def untouched_small(lesson="01"):
     """The lesson's import and its checker calls as released, each on answers still `...`."""
     released = notebook_of(lesson)
-    cells = [nbformat.v4.new_code_cell(f"from micrograd.course import lesson{lesson} as check")]
+    cells = [nbformat.v4.new_code_cell(f"from micrograd.course.lessons import lesson{lesson} as check")]
     for cell in released.cells:
         if cell.cell_type != "code":
             continue
@@ -435,7 +437,7 @@ def graded(tmp_path_factory, attack_paths):
     numbers_patched = copy.deepcopy(untouched)
     numbers_patched.cells.insert(1, nbformat.v4.new_code_cell(FORGE_NUMBERS))
     write(folder, "forge-numbers.ipynb", numbers_patched)
-    module = importlib.import_module("micrograd.course.lesson01")
+    module = importlib.import_module("micrograd.course.lessons.lesson01")
     by_checker = sorted((name, value.title) for name, value in vars(module).items() if callable(value) and hasattr(value, "title"))
     rebound = copy.deepcopy(untouched)
     rebound.cells.insert(1, nbformat.v4.new_code_cell(define(TITLES_BY_CHECKER=by_checker, MIME=VERDICT_MIME) + FORGE_REBIND))
@@ -921,7 +923,7 @@ def test_notebooks_of_no_lesson_of_another_lesson_or_of_two_lessons(tmp_path):
     grade = grade_notebook(other, lesson=1)
     assert (grade.lesson, grade.status) == ("02", "another lesson: lesson 02, expected 01"), grade
     mixed = notebook_of("01", solution=True)
-    mixed.cells.append(nbformat.v4.new_code_cell("from micrograd.course import lesson02 as check2"))
+    mixed.cells.append(nbformat.v4.new_code_cell("from micrograd.course.lessons import lesson02 as check2"))
     grade = grade_notebook(write(tmp_path, "mixed.ipynb", mixed))
     assert grade.status == "mixed lessons: imports the checkers of lessons 01, 02", grade
 
@@ -930,12 +932,15 @@ def test_lessons_are_recognised_from_every_form_of_checker_import():
     def notebook(source):
         return {"cells": [{"cell_type": "code", "source": source}]}
 
+    assert lessons_imported(notebook("from micrograd.course.lessons import lesson05 as check")) == {"05"}
+    assert lessons_imported(notebook(["import micrograd.course.lessons.lesson3\n"])) == {"03"}
+    # A lesson saved before the checkers moved to micrograd.course.lessons imports them from micrograd.course.
     assert lessons_imported(notebook("from micrograd.course import lesson05 as check")) == {"05"}
     assert lessons_imported(notebook(["import micrograd.course.lesson3\n"])) == {"03"}
     assert lessons_imported(notebook("from micrograd.course import (lesson01, lesson02)")) == {"01", "02"}
-    assert lessons_imported(notebook("# from micrograd.course import lesson05")) == set()
+    assert lessons_imported(notebook("# from micrograd.course.lessons import lesson05")) == set()
     # The line before names another module of micrograd.course (lessons 3 and 4 import yours just before).
-    assert lessons_imported(notebook("from micrograd.course import yours\nfrom micrograd.course import lesson03 as check")) == {"03"}
+    assert lessons_imported(notebook("from micrograd.course.carry import yours\nfrom micrograd.course.lessons import lesson03 as check")) == {"03"}
     assert lessons_imported(notebook("from micrograd.course import (\n    lesson04 as check,\n)")) == {"04"}
 
 
@@ -947,7 +952,7 @@ def test_checker_cells_are_compared_with_the_released_lesson_statement_by_statem
 
     def notebook(*sources):
         return {"cells": [{"cell_type": "code", "source": source} for source in
-                          ("from micrograd.course import lesson01 as check", *sources)]}
+                          ("from micrograd.course.lessons import lesson01 as check", *sources)]}
 
     def reasons(*sources, verdicts=()):
         return _integrity.suspicions(notebook(*sources), "01", list(verdicts), released)

@@ -518,8 +518,8 @@ def test_a_build_it_cell_run_as_its_template_gets_the_learners_saved_code_back_i
     from playwright.sync_api import expect
 
     import foreign_nodes
-    from micrograd.course import templates
-    from micrograd.course.magic import kept_sentence
+    from micrograd.course.carry import templates
+    from micrograd.course.carry.magic import kept_sentence
 
     page, key = widgets_page, "lesson 3: MyValue"
     panel = page.locator(".jp-NotebookPanel").first

@@ -190,6 +190,14 @@ def test_the_library_and_the_course_are_the_two_things_ls_shows():
     assert packages == ["course", "data", "viz", "widgets"], top
 
 
+def test_the_course_shows_its_jobs_as_folders_and_few_files_beside_them():
+    course = PACKAGE / "course"
+    folders = sorted(path.name for path in course.iterdir() if path.is_dir() and not path.name.startswith(("_", ".")))
+    files = sorted(path.name for path in course.iterdir() if path.is_file())
+    assert folders == ["browser", "carry", "grading", "lessons"], folders
+    assert len(files) <= 12, f"micrograd/course/ has {len(files)} files at its top level; a job of its own gets a folder: {files}"
+
+
 # The checks above, shown to fail: each broken layout below is a real one the test must refuse.
 
 def _current():
@@ -206,8 +214,8 @@ def test_an_upward_import_is_named():
 
 def test_the_library_importing_the_course_is_named():
     graph, rows, counts = _current()
-    graph["nn"] = graph["nn"] | {"course.yours"}
-    assert "nn is part of the library but imports the course's course.yours" in layout_problems(graph, rows, counts)
+    graph["nn"] = graph["nn"] | {"course.carry.yours"}
+    assert "nn is part of the library but imports the course's course.carry.yours" in layout_problems(graph, rows, counts)
 
 
 def test_a_module_missing_from_the_page_or_too_long_is_named():

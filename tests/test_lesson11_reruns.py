@@ -45,7 +45,7 @@ def test_the_pieces_a_learner_writes_in_lesson_11_are_what_it_runs_on(tmp_path):
     says it runs on the learner's pieces, with the same loss as on the worked answers."""
     from gpt_answers import HEAD_LOOPS, RMSNORM_LOOPS, SOFTMAX_LOOPS
 
-    from micrograd.course.yours import ANSWERS
+    from micrograd.course.carry.yours import ANSWERS
 
     shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
     cells = dict(code_cells(LESSON))
@@ -97,7 +97,7 @@ def test_a_piece_that_fails_on_my_value_fails_its_check_and_the_gpt_runs_on_the_
     before that code took any real number) takes only int and float fails the check there, named, not in the GPT."""
     import gpt_answers
 
-    from micrograd.course.yours import ANSWERS, store
+    from micrograd.course.carry.yours import ANSWERS, store
 
     shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
     assert OLD_AS_MY_VALUE[0] in ANSWERS["lesson 4: more operations"]
@@ -120,7 +120,7 @@ def test_a_piece_that_fails_on_my_value_fails_its_check_and_the_gpt_runs_on_the_
     assert "then once more on `MyValue`, the class the model below runs it on" in text  # what the lesson says
 
 
-AUTOLOAD = "__import__('importlib').import_module('micrograd.course.magic').load_ipython_extension(get_ipython())"
+AUTOLOAD = "__import__('importlib').import_module('micrograd.course.carry.magic').load_ipython_extension(get_ipython())"
 
 
 @pytest.mark.parametrize("heading", ["## Your engine computes a GPT", "## Training", "## What the heads look at",
@@ -160,7 +160,7 @@ def _labels(runs):
 @pytest.mark.parametrize("lesson_3_written", [False, True], ids=["worked-answer", "learner-s-own"])
 def test_the_gpt_s_outputs_say_whose_my_value_they_ran_on(tmp_path, lesson_3_written):
     """On the worked answer's MyValue, no output line calls it yours; on the learner's, they do."""
-    from micrograd.course.yours import ANSWERS, store
+    from micrograd.course.carry.yours import ANSWERS, store
 
     shutil.copy(NOTEBOOKS / "my_micrograd.py", tmp_path)
     if lesson_3_written:

@@ -109,7 +109,7 @@ def test_my_micrograd_is_saved_without_a_lock(found):
 
 
 def test_a_template_run_keeps_the_learners_code_and_a_replaced_version_comes_back_without_a_lock(found):
-    from micrograd.course.magic import kept_sentence
+    from micrograd.course.carry.magic import kept_sentence
 
     assert found["replaced"]["success"] and found["template_run"]["success"], found["template_run"]
     assert kept_sentence("lesson 2: MyValue") in found["template_run"]["printed"]
@@ -139,14 +139,14 @@ def test_the_training_stepper_steps_with_one_line_in_place_of_its_figure(found):
 
 def test_lesson_4s_check_on_the_lectures_recursive_order_leaves_the_kernel_alive_run_after_run(found):
     # Each run, Python gives up on the check's chain 5 000 deep; freed whole, the chain would kill
-    # the kernel within a few runs (lesson04_order.deep_chain takes it apart first).
+    # the kernel within a few runs (lessons/lesson04/order.py's deep_chain takes it apart first).
     assert len(found["deep_checks"]) == 8
     for verdict in found["deep_checks"]:
         assert verdict.startswith("✓ Build it: topological order") and "Python gives up" in verdict, verdict
 
 
 def test_the_app_frees_the_engines_chain_of_100_000_negations_and_every_node_of_it(found):
-    # The browser extension's finaliser (course/browser_freeing.py) frees the chain one node at a time;
+    # The browser extension's finaliser (course/browser/freeing.py) frees the chain one node at a time;
     # without it, Pyodide frees it one link inside the next and overflows the JavaScript engine's stack.
     assert found["finaliser_installed"]
     chain = found["deep_chain"]

@@ -27,11 +27,11 @@ from gpt_answers import MICROGPT_ISINSTANCE, MICROGPT_SUMS_FROM_ZERO, microgpt_c
 from gpt_answers import load as load_gpt_piece
 from gpt_answers import load_source as load_gpt_source
 
-import micrograd.course
+import micrograd.course.lessons
 from micrograd import Value, data, losses, metrics
 from micrograd.engine import graph_size
-from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
-from micrograd.course import lesson09, lesson10, lesson11
+from micrograd.course.lessons import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08
+from micrograd.course.lessons import lesson09, lesson10, lesson11
 from micrograd.nn import MLP
 
 
@@ -41,12 +41,12 @@ def _quiet(capsys):
 
 
 def checkers():
-    """Every checker in micrograd.course, found by walking the lesson modules: {"lesson05.neuron_output": f}."""
+    """Every checker in micrograd.course.lessons, found by walking the lesson modules: {"lesson05.neuron_output": f}."""
     found = {}
-    for module in pkgutil.iter_modules(micrograd.course.__path__):
+    for module in pkgutil.iter_modules(micrograd.course.lessons.__path__):
         if not module.name.startswith("lesson"):
             continue
-        lesson = importlib.import_module(f"micrograd.course.{module.name}")
+        lesson = importlib.import_module(f"micrograd.course.lessons.{module.name}")
         for name, obj in vars(lesson).items():
             if callable(obj) and hasattr(obj, "title") and hasattr(obj, "__wrapped__") and obj.__module__ == lesson.__name__:
                 found[f"{module.name}.{name}"] = obj

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import foreign_nodes
-from micrograd.course import history, pieces, saved, templates, yours
+from micrograd.course.carry import history, pieces, saved, templates, yours
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 KEY = "lesson 3: MyValue"
@@ -35,7 +35,7 @@ def section(folder, key=KEY):
 def kernel(shell, tmp_path, monkeypatch):
     """The shell in a learner's folder, with the lesson's first cell run (enable_magic, and a check module)."""
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()\ncheck = None")
+    shell.run_cell("from micrograd.course.carry import yours\nyours.enable_magic()\ncheck = None")
     payloads(shell)
     return shell
 
@@ -58,7 +58,7 @@ def test_the_shipped_templates_are_the_lessons_build_it_cells():
     lessons = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     shipped = json.loads(templates.TEMPLATES_FILE.read_text(encoding="utf-8"))
     assert shipped == templates.from_notebooks(lessons), (
-        "micrograd/course/templates.json differs from the lessons' build-it cells: run scripts/execute_notebooks.py "
+        "micrograd/course/carry/templates.json differs from the lessons' build-it cells: run scripts/execute_notebooks.py "
         "(make notebooks), which writes it first")
     assert list(shipped) == [piece.key for piece in pieces.PIECES]
 
@@ -96,7 +96,7 @@ def test_the_template_runs_the_learners_saved_code_instead_and_puts_it_back_in_t
 
 
 def magic_sentence():
-    from micrograd.course.magic import kept_sentence
+    from micrograd.course.carry.magic import kept_sentence
 
     return kept_sentence(KEY)
 

@@ -34,8 +34,8 @@ from gpt_answers import load_source as load_gpt_source
 from foreign_nodes import LECTURE_MY_VALUE
 
 from micrograd import Value
-from micrograd.course import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from micrograd.course import lesson08, lesson09, lesson10, lesson11
+from micrograd.course.lessons import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
+from micrograd.course.lessons import lesson08, lesson09, lesson10, lesson11
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""micrograd.course.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
+"""micrograd.course.carry.yours: the learner's pieces saved by %%my_micrograd and carried to later lessons."""
 
 import json
 import math
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from micrograd.course import magic, pieces, saved, status, yours
+from micrograd.course.carry import magic, pieces, saved, status, yours
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 # The lessons with build-it cells: 2 to 6, and 11.
@@ -109,7 +109,7 @@ def test_every_build_it_cell_of_the_lessons_is_saved():
 
 def test_the_magic_runs_the_cell_and_saves_it(tmp_path, monkeypatch, capsys, shell):
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("%load_ext micrograd.course.yours")
+    shell.run_cell("%load_ext micrograd.course.carry.yours")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 41\n")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
     assert shell.user_ns["answer"] == 42
@@ -316,7 +316,7 @@ def test_lesson_4s_operations_can_be_run_twice_as_a_learner_reruns_a_cell():
 
 def test_a_cell_with_a_syntax_error_is_not_saved_over_working_code(tmp_path, monkeypatch, capsys, shell):
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("%load_ext micrograd.course.yours\ncheck = None")
+    shell.run_cell("%load_ext micrograd.course.carry.yours\ncheck = None")
     shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 42\n")
     capsys.readouterr()
     shell.run_cell("%%my_micrograd lesson 2: MyValue\ndef broken(:\n    pass\n")
@@ -345,9 +345,42 @@ def test_after_a_restart_a_build_it_cell_alone_runs_saves_and_says_what_to_run_f
     assert 'saved in my_micrograd.py as "lesson 2: MyValue"' in said
     assert "has not run the lesson's first cell" in said
     for _ in range(2):  # the lessons' first cell, run twice: quiet, though the magic is there already
-        assert shell.run_cell("from micrograd.course import yours\nyours.enable_magic()").success
+        assert shell.run_cell("from micrograd.course.carry import yours\nyours.enable_magic()").success
     assert capsys.readouterr().out == ""
     assert shell.run_cell("%%my_micrograd lesson 2: MyValue\nanswer = 43\n").success and shell.user_ns["answer"] == 43
+
+
+EARLIER_AUTOLOAD = (  # what --autoload wrote while the magic was micrograd.course.magic
+    "\n# micrograd.course.magic: every kernel of this environment knows the %%my_micrograd cell magic from its start,\n"
+    "# so a lesson's build-it cell runs even when a restart skipped the lesson's first cell.\n"
+    "c.InteractiveShellApp.exec_lines.append(\n"
+    "    \"try:\\n    __import__('importlib').import_module('micrograd.course.magic').load_ipython_extension(get_ipython())\\n\"\n"
+    "    \"except ImportError:\\n    pass\\n\"\n"
+    ")\n"
+)
+
+
+def test_make_setup_replaces_the_autoload_line_written_before_the_magic_moved_and_keeps_the_rest(tmp_path):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    folder = tmp_path / "prefix" / "etc" / "ipython"
+    folder.mkdir(parents=True)
+    (folder / magic.AUTOLOAD_CONFIG).write_text("c.InteractiveShellApp.exec_lines = ['x = 1']\n" + EARLIER_AUTOLOAD)
+    path = magic.install_autoload(tmp_path / "prefix")
+    text = path.read_text()
+    assert "'micrograd.course.magic'" not in text and text.count("micrograd.course.carry.magic'") == 1, text
+    assert text.startswith("c.InteractiveShellApp.exec_lines = ['x = 1']\n")
+    lines = PyFileConfigLoader(path.name, path=str(path.parent)).load_config().InteractiveShellApp.exec_lines
+    assert len(lines) == 2 and "micrograd.course.carry.magic" in lines[1]
+
+
+def test_a_lesson_saved_before_the_checkers_and_yours_moved_still_imports_them():
+    from micrograd.course import lesson04 as check, yours as earlier
+    from micrograd.course.lessons import lesson04
+
+    assert check is lesson04 and earlier is yours
+    with pytest.raises(ImportError, match="no_such_module"):
+        exec("from micrograd.course import no_such_module")
 
 
 def test_the_given_operations_show_no_machinery_and_work_on_either_style():
@@ -406,7 +439,7 @@ def test_a_build_it_cell_that_names_its_class_value_is_not_run_not_saved_and_say
     from micrograd import Value
 
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("from micrograd import Value\nfrom micrograd.course import yours\nyours.enable_magic()\ncheck = None")
+    shell.run_cell("from micrograd import Value\nfrom micrograd.course.carry import yours\nyours.enable_magic()\ncheck = None")
     result = shell.run_cell("%%my_micrograd lesson 3: MyValue\n" + LECTURE_MY_VALUE.replace("MyValue", "Value"))
     assert isinstance(result.error_in_exec, magic.NotRun)  # an error: Run All stops at this cell
     assert shell.user_ns["Value"] is Value and "MyValue" not in shell.user_ns  # not run: the package's Value stays
@@ -433,7 +466,7 @@ def test_a_saved_section_that_names_its_class_value_is_told_to_name_it_my_value(
 
 def test_a_cell_using_a_name_this_kernel_lacks_says_what_to_run_first(tmp_path, monkeypatch, capsys, shell):
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()\ncheck = None\nimport random")
+    shell.run_cell("from micrograd.course.carry import yours\nyours.enable_magic()\ncheck = None\nimport random")
     shell.run_cell("%%my_micrograd lesson 5: MyNeuron, MyLayer, MyMLP\n"
                    "class MyNeuron:\n    def __init__(self, nin):\n        self.w = [MyValue(random.uniform(-1, 1))]\n"
                    "MyLayer = MyMLP = MyNeuron\n")
@@ -447,10 +480,10 @@ def test_a_cell_using_a_name_this_kernel_lacks_says_what_to_run_first(tmp_path, 
 
 
 def test_a_check_does_not_pass_a_piece_the_cell_above_did_not_define_on_its_last_run(tmp_path, monkeypatch, capsys, shell):
-    from micrograd.course import lesson02
+    from micrograd.course.lessons import lesson02
 
     monkeypatch.chdir(tmp_path)
-    shell.run_cell("from micrograd.course import yours\nyours.enable_magic()\ncheck = None")
+    shell.run_cell("from micrograd.course.carry import yours\nyours.enable_magic()\ncheck = None")
     good = "%%my_micrograd lesson 2: MyValue\n" + yours.ANSWERS["lesson 2: MyValue"]
     assert shell.run_cell(good).success
     assert lesson02.my_value(shell.user_ns["MyValue"]).passed
@@ -468,7 +501,7 @@ def test_a_check_does_not_pass_a_piece_the_cell_above_did_not_define_on_its_last
 
 
 def test_whose_names_the_learner_s_piece_or_the_worked_answer_and_refuses_what_use_did_not_give(tmp_path):
-    from micrograd.course.yours import ANSWERS, store, use, whose
+    from micrograd.course.carry.yours import ANSWERS, store, use, whose
 
     MyValue = use("MyValue", lesson=3, folder=tmp_path)  # nothing saved: the worked answer
     assert whose(MyValue) == "the worked answer's MyValue"

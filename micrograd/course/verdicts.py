@@ -137,7 +137,7 @@ def not_attempted(message="not attempted yet: replace ... with your answer and r
 
 
 def lesson_of(module_name):
-    """'micrograd.course.lesson05' -> '05'; '' for a module that is not a lesson's."""
+    """'micrograd.course.lessons.lesson05' -> '05'; '' for a module that is not a lesson's."""
     match = re.search(r"lesson(\d+)$", module_name or "")
     return f"{int(match.group(1)):02d}" if match else ""
 
@@ -203,9 +203,9 @@ def exercise_titles(lesson):
 
     lesson_id = f"{int(lesson):02d}"
     try:
-        importlib.import_module(f"{__package__}.lesson{lesson_id}")
+        importlib.import_module(f"{__package__}.lessons.lesson{lesson_id}")
     except ModuleNotFoundError as error:
-        if error.name != f"{__package__}.lesson{lesson_id}":
+        if error.name != f"{__package__}.lessons.lesson{lesson_id}":
             raise
         return []
     return list(_TITLES.get(lesson_id, []))

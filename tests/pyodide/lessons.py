@@ -1,6 +1,6 @@
 # Run under Pyodide by tests/test_lessons_in_pyodide*.py (through serve.mjs), which then calls
 # run_lesson(path) once per lesson: the lesson's code cells, in order, in a fresh IPython shell set up
-# as the browser app's kernel profile sets it up (micrograd.course.magic, then micrograd.course.browser),
+# as the browser app's kernel profile sets it up (micrograd.course.carry.magic, then micrograd.course.browser),
 # in a fresh working folder holding the shipped my_micrograd.py, as nbval runs them in a fresh kernel.
 # ``path``: a JSON file under /packages, [[cell index, source], ...], written by the test.
 # Prints one line per cell, "CELL " and a JSON object: the cell's outputs in the order a notebook keeps
@@ -19,7 +19,7 @@ sys.modules["fcntl"] = types.ModuleType("fcntl")  # pyodide_kernel's mock: a fcn
 # The app's build sets these, relative to the kernel worker's location (here: node_modules/pyodide/).
 os.environ["MICROGRAD_GRAPHVIZ_URL"] = "../@viz-js/viz/dist/viz.js"
 os.environ["MICROGRAD_SITE_URL"] = "../../site/"
-EXTENSIONS = ("micrograd.course.magic", "micrograd.course.browser")  # the app's kernel profile, in its order
+EXTENSIONS = ("micrograd.course.carry.magic", "micrograd.course.browser")  # the app's kernel profile, in its order
 
 from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 

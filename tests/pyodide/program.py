@@ -79,14 +79,14 @@ found["kept_svg"] = stepper.layout.svg(draw_dot(L))
 
 os.makedirs("/home/learner", exist_ok=True)
 os.chdir("/home/learner")
-found["enable_magic"] = run_cell("from micrograd.course import yours\nyours.enable_magic()")
+found["enable_magic"] = run_cell("from micrograd.course.carry import yours\nyours.enable_magic()")
 found["magic"] = run_cell("%%my_micrograd lesson 2: MyValue\nclass MyValue:\n    pass\n")
 with open("my_micrograd.py", encoding="utf-8") as saved:
     found["saved"] = saved.read()
 
 # Nothing is lost: other code keeps the code it replaces, and the lesson's template, run again, runs the
 # learner's saved code instead and hands the cell its text back (a payload, which the app's front end honours).
-from micrograd.course import templates  # noqa: E402
+from micrograd.course.carry import templates  # noqa: E402
 
 found["replaced"] = run_cell("%%my_micrograd lesson 2: MyValue\nclass MyValue:\n    second = True\n")
 found["template_run"] = run_cell("%%my_micrograd lesson 2: MyValue\n" + templates.template("lesson 2: MyValue"))
@@ -112,12 +112,12 @@ found["training"] = {"summary": training.summary(), "note": training.figure_note
 # Lesson 4's check on the lecture's recursive order: each run makes Python give up on a chain
 # 5 000 nodes deep, then frees it.  Freed whole, such a chain kills Pyodide within a few runs.
 from lecture_autograd import my_topological_order as lecture_order  # noqa: E402  (written by the test)
-from micrograd.course import lesson04 as check  # noqa: E402  (as lesson 4 imports it)
+from micrograd.course.lessons import lesson04 as check  # noqa: E402  (as lesson 4 imports it)
 
 found["deep_checks"] = [str(check.my_topological_order(lecture_order)) for _ in range(8)]
 
 # Lesson 10's chain of 100 000 negations, dropped: the browser extension's finaliser frees it one node at a time.
-from micrograd.course import browser_freeing  # noqa: E402
+from micrograd.course.browser import freeing as browser_freeing  # noqa: E402
 
 
 def values_alive():

@@ -36,7 +36,7 @@ saying so, and Ctrl-C or SIGTERM stops the run, kills what is running, and
 still writes the rows graded so far (the rest: "not graded").
 
 The lesson is recognised from the content (the checker import
-``from micrograd.course import lessonNN`` and the lessons of the verdicts
+``from micrograd.course.lessons import lessonNN`` and the lessons of the verdicts
 shown), never from the file name.
 """
 

@@ -47,7 +47,7 @@ def fingerprint(lesson, alias=None):
     """A JSON object: what -> identity, for everything a verdict passes through."""
     marks = {}
     keep = []
-    lesson_module = f"micrograd.course.lesson{lesson}"
+    lesson_module = f"micrograd.course.lessons.lesson{lesson}"
     __import__(lesson_module)
     # The checkers, and everything they compute with: the package's modules, and the standard
     # library's number tools (a patched math.isclose would pass any answer).

@@ -25,7 +25,9 @@ import importlib
 import re
 from pathlib import Path
 
-CHECKER_PACKAGE = "micrograd.course"
+CHECKER_PACKAGE = "micrograd.course.lessons"
+# The package lessons import checkers from: where they live, or micrograd.course (a lesson saved before they moved).
+CHECKER_IMPORTS = (CHECKER_PACKAGE, "micrograd.course")
 
 
 def released_folder():
@@ -73,21 +75,21 @@ def _lesson_number(name):
 
 
 def aliases(notebook, lesson):
-    """The names a notebook calls the lesson's checker module by: {"check"}, {"micrograd.course.lesson05"}."""
+    """The names a notebook calls the lesson's checker module by: {"check"}, {"micrograd.course.lessons.lesson05"}."""
     names = set()
     for _, source in _code_cells(notebook):
         tree = _python(source)
         if tree is None:
             continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == CHECKER_PACKAGE:
+            if isinstance(node, ast.ImportFrom) and node.module in CHECKER_IMPORTS:
                 for name in node.names:
                     if _lesson_number(name.name) == lesson:
                         names.add(name.asname or name.name)
             elif isinstance(node, ast.Import):
                 for name in node.names:
                     prefix, _, last = name.name.rpartition(".")
-                    if prefix == CHECKER_PACKAGE and _lesson_number(last) == lesson:
+                    if prefix in CHECKER_IMPORTS and _lesson_number(last) == lesson:
                         names.add(name.asname or name.name)
     return names
 

@@ -22,8 +22,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..pieces import PIECES
-from ..saved import FILE_NAME, expected_file
+from ..carry.pieces import PIECES
+from ..carry.saved import FILE_NAME, expected_file
 from .snapshot import lessons_imported, take_snapshot
 
 MAX_CARRIED_BYTES = 1024**2  # a learner's my_micrograd.py is a few kB, lesson 11's included

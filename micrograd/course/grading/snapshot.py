@@ -11,7 +11,8 @@ from pathlib import Path
 from .grades import MAX_NOTEBOOK_BYTES
 
 CHECKER_IMPORT = re.compile(
-    r"^[ \t]*(?:from\s+micrograd\.course\s+import\s+(\([^)]*\)|[\w \t,]+)|import\s+micrograd\.course\.lesson(\d+))",
+    r"^[ \t]*(?:from\s+micrograd\.course(?:\.lessons)?\s+import\s+(\([^)]*\)|[\w \t,]+)"
+    r"|import\s+micrograd\.course\.(?:lessons\.)?lesson(\d+))",
     re.MULTILINE,
 )
 LESSON_NAME = re.compile(r"\blesson(\d+)\b")
