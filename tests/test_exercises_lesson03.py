@@ -387,7 +387,7 @@ def test_the_stepper_says_what_adding_gives_where_the_local_derivatives_are_reco
 
 
 def test_the_stepper_warns_of_nothing_on_a_right_class():
-    from micrograd.widgets import BackpropStepper
+    from micrograd.widgets import BackpropStepper, backprop_words
 
     cls = _lecture_class()
     x, w = cls(3.0, label="x"), cls(-2.0, label="w")
@@ -396,7 +396,7 @@ def test_the_stepper_warns_of_nothing_on_a_right_class():
     for _ in stepper.schedule:
         stepper.step()
         assert "where it must add" not in stepper.panel.value
-    assert stepper.done and not stepper._warnings(stepper._steps[-1])
+    assert stepper.done and not backprop_words.warnings(stepper, stepper._steps[-1])
 
 
 def test_a_passing_class_is_told_which_operations_lessons_4_to_6_need_that_it_lacks():
