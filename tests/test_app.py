@@ -208,6 +208,27 @@ def drawings(panel):
     return panel.evaluate(DRAWINGS)
 
 
+def stepper_controls(panel):
+    """The training stepper's controls as a screen reader finds them, once the widgets' own script has named them (or
+    the page's wait for it ran out): how many elements have each role and name, and the live region's attributes."""
+    from playwright.sync_api import expect
+
+    stepper = panel.locator(".micrograd-training-stepper")
+    found = {
+        "lr slider": stepper.get_by_role("slider", name="lr", exact=True),
+        "Play button": stepper.locator(".widget-play").get_by_role("button", name="Play", exact=True),
+        "Stop button": stepper.locator(".widget-play").get_by_role("button", name="Stop", exact=True),
+        "live region": stepper.get_by_role("status"),
+    }
+    with contextlib.suppress(AssertionError):  # what is missing, the test names
+        for locator in found.values():
+            expect(locator).to_have_count(1)
+    counts = {what: locator.count() for what, locator in found.items()}
+    region = found["live region"]
+    counts["live region says"] = region.first.get_attribute("aria-live") if counts["live region"] else None
+    return counts
+
+
 @pytest.fixture(scope="module")
 def learner(chromium_browser, served):
     """One learner's run through lessons 6, then 2 to 4, in the app, and what each showed; lesson 4 stays open."""
@@ -240,6 +261,8 @@ def learner(chromium_browser, served):
                 "ran": sum(bool(re.search(r"\[\d+\]", prompt)) for prompt in panel.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()),
                 "served_from": page.evaluate("() => location.origin"),
             }
+            if lesson == LESSON_6:
+                seen[lesson]["controls"] = stepper_controls(panel)
             if SHOTS:
                 page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
             seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
@@ -365,6 +388,13 @@ def test_lesson_6_runs_to_its_last_cell_and_each_figure_note_links_to_its_page(l
     assert all(f"{FIGURE_NOTE}{page} (or run the lesson in JupyterLab" in text for text in notes), notes
     stepper = [text for text in notes if "step 5 · loss" in text]
     assert len(stepper) == 1, notes  # the stepper's panel: its numbers after five steps, then the line
+
+
+def test_the_widgets_script_names_the_training_steppers_controls_and_keeps_its_one_live_region_in_the_app(learner):
+    # The script comes in the widgets' own HTML (micrograd.widgets.accessible): the app's ipywidgets must run it too.
+    seen, _ = learner
+    assert seen[LESSON_6]["controls"] == {"lr slider": 1, "Play button": 1, "Stop button": 1, "live region": 1,
+                                          "live region says": "polite"}
 
 
 def test_the_learners_code_is_still_there_after_a_reload(learner):

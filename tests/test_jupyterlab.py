@@ -41,6 +41,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from micrograd import palette
+
 from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
@@ -383,6 +385,65 @@ def test_a_stepper_says_each_press_in_one_region_that_stays_and_hands_the_focus_
     expect(training.get_by_role("slider", name="lr", exact=True)).to_have_count(1)
     for name in ("Play", "Stop"):
         expect(training.locator(".widget-play").get_by_role("button", name=name, exact=True)).to_have_count(1)
+
+
+# A control's edges as the page draws them: its border (top) and its outline.
+EDGES = "e => { const s = getComputedStyle(e); return {border: [s.borderTopStyle, parseFloat(s.borderTopWidth)], outline: [s.outlineStyle, parseFloat(s.outlineWidth)], colour: s.outlineColor}; }"
+
+
+def drawn(edge):
+    return edge[0] not in ("none", "hidden") and edge[1] > 0
+
+
+def focus_by_keyboard(page, locator):
+    """The keyboard's focus on ``locator``, come to by Tab (a focus a script gives may not be drawn as one)."""
+    from playwright.sync_api import expect
+
+    locator.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(locator).to_be_focused()
+
+
+def test_in_forced_colours_every_stepper_button_keeps_a_border_and_the_focused_one_a_ring(widgets_page):
+    """Windows' high contrast themes drop backgrounds: a button with no border of its own would be bare words."""
+    page = widgets_page
+    page.emulate_media(forced_colors="active")
+    try:
+        bare, shown = [], 0
+        for kind in ("backprop", "training"):
+            for control in page.locator(f".micrograd-{kind}-stepper").first.locator("button").all():
+                if not control.is_visible():
+                    continue
+                shown += 1
+                edges = control.evaluate(EDGES)
+                if not (drawn(edges["border"]) or drawn(edges["outline"])):
+                    bare.append(f"{kind}: {control.inner_text() or control.get_attribute('aria-label')}: {edges}")
+        step = button(page.locator(".micrograd-backprop-stepper").first, "Step")
+        focus_by_keyboard(page, step)
+        ring = step.evaluate(EDGES)
+    finally:
+        page.emulate_media(forced_colors="none")
+    assert shown >= 8 and not bare, (shown, bare)  # Step, Back, To the end, Reset; Step, Run, Reset, Play's
+    assert drawn(ring["outline"]) and ring["outline"][1] >= 2, ring
+
+
+def test_a_drawings_in_words_toggle_brings_the_courses_focus_ring_where_no_widget_is(widgets_page):
+    """The ring comes with the drawing's own output: with the widgets' styles switched off (a page that shows
+    drawings and no widget), the summary of draw_dot's "In words" shows the course's ring when Tab reaches it."""
+    page = widgets_page
+    summary = page.locator(".jp-OutputArea-output:has(.micrograd-scroll-note) details.micrograd-words > summary").first
+    page.evaluate("() => document.querySelectorAll('.micrograd-page-support style').forEach(s => { s.disabled = true; })")
+    try:
+        assert page.evaluate("() => Array.from(document.querySelectorAll('.micrograd-page-support style')).every(s => s.disabled)")
+        focus_by_keyboard(page, summary)
+        ring = summary.evaluate(EDGES)
+        # The course's ring colour, as this page resolves it: JupyterLab's brand blue.
+        course = summary.evaluate(f"e => {{ const t = document.createElement('span'); t.style.outlineColor = '{palette.FOCUS_RING}'; "
+                                  "e.appendChild(t); const c = getComputedStyle(t).outlineColor; t.remove(); return c; }")
+    finally:
+        page.evaluate("() => document.querySelectorAll('.micrograd-page-support style').forEach(s => { s.disabled = false; })")
+    assert ring["outline"] == ["solid", 2] and ring["colour"] == course, (ring, course)
 
 
 def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(widgets_page, tmp_path):
@@ -789,6 +850,44 @@ def test_the_measurements_catch_each_problem(browser):
     assert len(found["smallText"]) == 2 and "a drawing shown at 0.50 of its size" in found["smallText"][1]
     assert len(found["stretched"]) == 1 and "10.00×" in found["stretched"][0]
     assert len(found["asText"]) == 1 and "v0->o2" in found["asText"][0]
+
+
+# Whether the element ``selector`` finds in a drawing's box intersects the part of the box in view.
+IN_THE_BOX = """
+([box, selector]) => { const b = box.getBoundingClientRect(), n = box.querySelector(selector);
+    if (!n) return null; const r = n.getBoundingClientRect();
+    return {inView: r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom,
+            node: [r.left, r.right], box: [b.left, b.right], scrolled: box.scrollLeft}; }
+"""
+# The value box the stepper marks, in a live drawing: its outline in the highlight colour.
+ACTIVE_NODE = f'g.node:has(> title) :is(polygon, path)[stroke="{HIGHLIGHT}"]'
+
+
+def test_on_a_320_px_page_a_steppers_window_starts_scrolled_to_its_active_node(browser):
+    """A stepper's drawing cropped to a window ~850 px wide, on a phone's page: the box scrolls, and shows the node
+    the step works on (the output side of an MLP, at the right), not the window's left edge."""
+    from micrograd import MLP, Value
+    from micrograd.widgets import BackpropStepper
+
+    stepper = BackpropStepper(MLP(3, [4, 4, 1], rng=0)([Value(1.0), Value(-2.0), Value(0.5)]))
+    page = new_page(browser, 320, 640)
+    seen = {}
+    try:
+        for steps in (1, 6):
+            while stepper.position < steps:
+                stepper.step()
+            assert stepper.picture.window is not None, "the drawing was not cropped to a window"
+            page.set_content(f"<div style='padding:8px'>{stepper.graph.value}</div>")  # the live widget's drawing
+            box = page.locator(".micrograd-drawing").first
+            seen[f"live, step {steps}"] = page.evaluate(IN_THE_BOX, [box.element_handle(), ACTIVE_NODE])
+            page.set_content(f"<div style='padding:8px'>{stepper.static_html()}</div>")  # its stored picture, an image
+            box = page.locator(".micrograd-drawing").first
+            seen[f"stored, step {steps}"] = page.evaluate(IN_THE_BOX, [box.element_handle(), ".micrograd-in-view"])
+    finally:
+        page.context.close()
+    out_of_view = {state: found for state, found in seen.items() if not (found and found["inView"])}
+    assert not out_of_view, out_of_view
+    assert all(found["scrolled"] > 0 for found in seen.values()), seen  # the node is right of a phone's width
 
 
 def test_each_kind_of_widget_runs_live_once_in_the_first_notebook_that_shows_it(tmp_path, monkeypatch):

@@ -185,3 +185,14 @@ def test_side_by_side_is_also_one_svg_picture_for_viewers_that_show_no_stored_ht
     assert width == round(max(w for w, _ in sizes))  # one under the other: as wide as the wider
     assert height > sum(h for _, h in sizes)  # both, with their captions
     assert ">one</text>" in svg and ">two</text>" in svg and svg.count("<svg") == 3
+
+
+def test_a_drawings_in_words_disclosure_brings_the_courses_focus_ring_with_it():
+    # No widget need be on the page for the ring: each disclosure carries the rule (viz.page.WORDS_FOCUS_CSS).
+    from micrograd.palette import FOCUS_RING
+
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    shown = draw_dot(a * b).html()
+    rule = re.search(r"<style>([^<]*)</style><details class=\"micrograd-words\"", shown)
+    assert rule is not None, shown[-600:]
+    assert rule.group(1).startswith(".micrograd-words > summary:focus-visible {") and f"outline: 2px solid {FOCUS_RING}" in rule.group(1)

@@ -784,6 +784,35 @@ def test_static_training_picture_follows_the_state():
     assert stepper.static_html() == before
 
 
+def picture_alt(stepper):
+    return html_module.unescape(re.search(r'<img alt="([^"]*)"', stepper.static_html()).group(1))
+
+
+def test_the_training_pictures_alt_says_how_the_loss_went_and_how_many_points_the_boundary_gets_right():
+    # Lesson 6's form: inputs in 3-D, no boundary, the loss alone.
+    stepper = TrainingStepper(MLP(3, [4, 4, 1], rng=0), FOUR_X, FOUR_Y, loss="sum_of_squares", lr=0.05, accuracy=False)
+    assert picture_alt(stepper) == "The loss per step, no step taken yet"
+    for _ in range(5):
+        stepper.step()
+    losses = [record["loss"] for record in stepper.history]
+    assert losses[-1] < losses[0]
+    said = f"The loss per step, falling from {format_number(losses[0], 4)} to {format_number(losses[-1], 4)} over 5 steps"
+    assert picture_alt(stepper) == said and "decision boundary" not in said
+    assert stepper.image.tooltip == said  # the live picture's name says the same
+    # Lesson 7's form: 2-D points and their boundary; what it gets right, counted here from the model's outputs.
+    for make in (blobs, three_classes):
+        X, y = make()
+        stepper = TrainingStepper(MLP(2, [8, 1 if make is blobs else 3], rng=1), X, y, lr=0.1,
+                                  loss="mse" if make is blobs else "cross_entropy")
+        for _ in range(3):
+            stepper.step()
+        right = sum(predicted_class(stepper.model(x)) == label for x, label in zip(X, y))
+        alt = picture_alt(stepper)
+        assert alt.startswith("The loss per step, ") and " over 3 steps; beside it the decision boundary" in alt, alt
+        assert alt.endswith(f"the {len(X)} points: {right} of them ({100 * right / len(X):.1f}%) on their own class's side"), alt
+        assert f"the {2 if make is blobs else 3} classes" in alt
+
+
 def test_graphs_in_widgets_keep_their_size_and_scroll():
     stepper = BackpropStepper(lecture_expression()[0])
     html = stepper.graph.value

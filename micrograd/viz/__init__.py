@@ -46,7 +46,7 @@ from .options import DEFAULT_MAX_NODES, PAGE_WIDTH_PX, DrawOptions
 from .page import fit_to_page, inline_drawings_as_images, side_by_side, svg_image, svg_size
 from .picture import Picture, note_in_place_of
 from .text import text_graph
-from .window import Window, crop_to_window, leaf_nodes, marked_nodes, output_nodes, window_around
+from .window import Window, crop_to_window, leaf_nodes, marked_nodes, output_nodes, place_in_window, window_around
 
 __all__ = [
     "draw_dot",
@@ -78,6 +78,7 @@ __all__ = [
     "Window",
     "window_around",
     "crop_to_window",
+    "place_in_window",
     "marked_nodes",
     "leaf_nodes",
     "output_nodes",

@@ -11,7 +11,7 @@ import base64
 import html
 import re
 
-from ..palette import MUTED_TEXT, SUMMARY_STYLE
+from ..palette import FOCUS_RING, MUTED_TEXT, SUMMARY_STYLE
 from .options import PAGE_WIDTH_PX
 
 __all__ = ["svg_size", "fit_to_page", "in_words", "svg_image", "inline_drawings_as_images", "side_by_side", "PX_PER_PT"]
@@ -25,6 +25,10 @@ _LENGTH = r'="([0-9.]+)(pt|px|)"'
 # A drawing's accessible name when nothing better is known, and the disclosure holding its description.
 DEFAULT_NAME = "a computation graph"
 WORDS_SUMMARY = "In words"
+# The course's focus ring on the disclosure's summary, brought by each disclosure: a page may show a drawing
+# and nothing else of the course's.  (Where a viewer strips <style> from an output it does not trust yet,
+# the browser's own ring stays.)
+WORDS_FOCUS_CSS = f".micrograd-words > summary:focus-visible {{outline: 2px solid {FOCUS_RING} !important; outline-offset: 2px}}"
 SCROLL_LABEL = "Drawing; the arrow keys scroll it when it is wider than the page"
 
 
@@ -42,7 +46,7 @@ def svg_size(svg):
     return tuple(size)
 
 
-def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False, dot=None, words=None):
+def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", image=False, dot=None, words=None, in_view=None):
     """HTML showing ``svg`` at its own size, in a box that scrolls sideways if it is wider than the page.
 
     ``words``: what the drawing says to a learner who cannot see it (a ``describe.Words``): its
@@ -58,6 +62,10 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
 
     ``dot``: the DOT text the SVG was drawn from, kept in the box's ``data-dot`` attribute
     (browsers ignore it): stored outputs are compared by it, not by the SVG's coordinates.
+
+    ``in_view``: a part of the drawing, (left, top, width, height) in CSS pixels, that the box starts
+    scrolled to where it is narrower than the drawing (a phone's page): an empty mark there is the
+    box's initial scroll target (CSS ``scroll-initial-target``), so no script is needed.
     """
     svg = svg[svg.index("<svg") :]  # inline: the element, not an XML document
     width, height = svg_size(svg)
@@ -72,7 +80,13 @@ def fit_to_page(svg, page_width=PAGE_WIDTH_PX, css_class="micrograd-drawing", im
     # The box takes the keyboard's focus, so the arrow keys scroll it where it is wider than the page
     # it lands on: a course site's column may be narrower than ``page_width``.
     source += f' tabindex="0" role="group" aria-label="{SCROLL_LABEL}"'
-    box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%"{source}>{svg}</div>'
+    mark = ""
+    if in_view is not None:
+        left, top, across, down = in_view
+        mark = (f'<span class="micrograd-in-view" style="position:absolute;left:{left:.0f}px;top:{top:.0f}px;'
+                f'width:{across:.0f}px;height:{down:.0f}px;scroll-initial-target:nearest;pointer-events:none"></span>')
+    place = ";position:relative" if mark else ""
+    box = f'<div class="{css_class}" style="overflow-x:auto;overflow-y:hidden;max-width:100%{place}"{source}>{svg}{mark}</div>'
     box += in_words(words)
     if width <= page_width:
         return box
@@ -92,7 +106,7 @@ def in_words(words):
     if words is None or not words.description:
         return ""
     return (
-        '<details class="micrograd-words" style="font-size:13px;margin:2px 0 6px">'
+        f'<style>{WORDS_FOCUS_CSS}</style><details class="micrograd-words" style="font-size:13px;margin:2px 0 6px">'
         f'<summary style="{SUMMARY_STYLE}">{html.escape(WORDS_SUMMARY)}</summary>'
         f'<pre style="font-size:12px;margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">{html.escape(words.description)}</pre></details>'
     )

@@ -15,7 +15,7 @@ import re
 from . import style
 from .page import svg_size
 
-__all__ = ["node_boxes", "window_around", "crop_to_window", "marked_nodes", "leaf_nodes", "output_nodes", "Window"]
+__all__ = ["node_boxes", "window_around", "crop_to_window", "place_in_window", "marked_nodes", "leaf_nodes", "output_nodes", "Window"]
 
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _VIEWBOX = re.compile(r'\bviewBox="([-0-9.]+) ([-0-9.]+) ([-0-9.]+) ([-0-9.]+)"')
@@ -223,6 +223,24 @@ def crop_to_window(svg, window):
                      f'viewBox="{window.x:.2f} {y:.2f} {window.width:.2f} {height:.2f}">{inside}</svg>')
         top += height
     return svg[: root.start()] + element + "".join(parts) + "</svg>\n"
+
+
+def place_in_window(svg, window, name):
+    """Where the node ``name`` (its DOT name) is in ``crop_to_window(svg, window)`` as shown: (left, top, width,
+    height) in CSS pixels from the cropped picture's top left corner; None when the window does not hold it."""
+    box = node_boxes(svg).get(name)
+    if box is None or not window.holds(box):
+        return None
+    _, _, vw, vh = _view_box(svg)
+    width, height = svg_size(svg)
+    units_x, units_y = vw / width, vh / height
+    above = 0.0  # the bands above the one holding the node, and their gaps
+    for top, band in window.bands:
+        if box[1] >= top - 1e-6 and box[3] <= top + band + 1e-6:
+            return ((box[0] - window.x) / units_x, (above + box[1] - top) / units_y,
+                    (box[2] - box[0]) / units_x, (box[3] - box[1]) / units_y)
+        above += band + BAND_GAP
+    return None
 
 
 def marked_nodes(source):

@@ -7,7 +7,8 @@
 - Names: a slider's handle gets the slider's description as its name, the Play widget's buttons
   the word their icon stands for; ipywidgets 8.1 gives neither a name, and has no option for one.
 - The focus handed on when a button disables itself (``on_press``), rather than dropped on the page.
-- The course's focus ring on every control of its widgets, and on a drawing's "In words" disclosure.
+- The course's focus ring on every control of its widgets, and a border on every button in forced colours
+  (a drawing's "In words" disclosure brings its ring with it: ``viz.page``).
 
 No front-end extension does this: JupyterLab and the browser app (JupyterLite) draw the same
 ipywidgets, whose HTML widget puts its value into the page as it is (not sanitised), so a hidden
@@ -39,8 +40,16 @@ _RING = f"{{outline: 2px solid {palette.FOCUS_RING} !important; outline-offset: 
 FOCUS_CSS = ", ".join(
     f".{name} :is(button, input, select, summary, .noUi-handle, [tabindex]):focus-visible" for name in WIDGET_CLASSES
 ) + f" {_RING}"
-# A drawing's "In words" disclosure, wherever it is on a page that shows one of the widgets.
-WORDS_FOCUS_CSS = f".micrograd-words > summary:focus-visible {_RING.replace('-2px', '2px')}"
+# Forced colours (Windows' high contrast themes) drop backgrounds and box shadows: ipywidgets' buttons, which
+# have no border, would be bare words.  Each gets a border of the system's button text colour (grey when
+# disabled) and, with the focus, a ring in the system's highlight colour.
+_CONTROLS = ", ".join(f".{name} button" for name in WIDGET_CLASSES)
+_FOCUSED = ", ".join(f".{name} :is(button, input, select, summary, .noUi-handle, [tabindex]):focus-visible" for name in WIDGET_CLASSES)
+FORCED_COLOURS_CSS = (
+    f"@media (forced-colors: active) {{:is({_CONTROLS}) {{border: 1px solid ButtonText !important}} "
+    f":is({_CONTROLS}):disabled {{border-color: GrayText !important}} "
+    f":is({_FOCUSED}) {{outline: 2px solid Highlight !important; outline-offset: -2px}}}}"
+)
 LIVE_CSS = f".micrograd-live {{{SCREEN_READER_ONLY}}}"
 
 # The names of the Play widget's buttons, by their Font Awesome icon (its play button shows pause while playing).
@@ -86,7 +95,7 @@ def page_support():
     script = SUPPORT_SCRIPT % {"boxes": ", ".join(f".{name}" for name in WIDGET_CLASSES),
                                "play": repr(PLAY_NAMES).replace("'", '"')}
     style = widgets.HTML(
-        f"<style>{FOCUS_CSS} {WORDS_FOCUS_CSS} {LIVE_CSS}</style>"
+        f"<style>{FOCUS_CSS} {FORCED_COLOURS_CSS} {LIVE_CSS}</style>"
         f'<img alt="" src="" onerror="{html.escape(" ".join(script.split()), quote=True)}">',
         layout={"display": "none"},
     )

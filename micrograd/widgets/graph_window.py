@@ -66,19 +66,22 @@ class GraphWindow:
     def _show(self):
         if self._shown is None:
             return
-        from ..viz import crop_to_window, fit_to_page, svg_size, window_around
+        from ..viz import crop_to_window, fit_to_page, place_in_window, svg_size, window_around
 
         svg, drawing, focus, nearby, what = self._shown
         part = window_around(svg, focus, nearby, width_px=drawing.page_width, height_px=WINDOW_HEIGHT_PX)
         self.whole_graph.layout.display = "none" if part is None else "flex"
-        note = ""
+        note, in_view = "", None
         if part is not None and self.whole_graph.value:
             width, height = svg_size(svg)
             note = f"The whole graph, {width:.0f} × {height:.0f} px, scrolls in this box; untick Whole graph for the part around {what}."
             part = None
         elif part is not None:
+            # A page narrower than the window (a phone's) starts it scrolled to the node in focus, not to its left edge.
+            focused = (focus or nearby)[:1]
+            in_view = place_in_window(svg, part, focused[0]) if focused else None
             svg = crop_to_window(svg, part)
             note = f"Showing the part of the graph around {what}; tick Whole graph to scroll through all of it."
         self.window = part
         head = f'<div class="micrograd-window-note" style="{_NOTE_STYLE}">{html.escape(note)}</div>' if note else ""
-        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source, words=drawing.words)
+        self.box.value = head + fit_to_page(svg, drawing.page_width, dot=drawing.source, words=drawing.words, in_view=in_view)

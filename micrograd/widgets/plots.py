@@ -169,10 +169,32 @@ class TrainingPlot:
             point_colours = [colours[1] if label > 0 else colours[0] for label in y]
         else:
             point_colours = palette.class_colours(y)
+        self.labels = np.array([1 if label > 0 else 0 for label in y]) if outputs.ndim == 1 else np.asarray(y, dtype=int)
+        self.data = X
         self.points = axes.scatter(
             X[:, 0], X[:, 1], c=point_colours, s=18, edgecolors="black", linewidths=0.5, animated=True
         )
         self.region_colours = colours
+
+    def describe(self, history, model=None):
+        """What the figure shows, in words for its alt text: the loss's course over the steps taken and, with the
+        boundary, how many points lie on their own class's side of it (the accuracy the picture shows)."""
+        from ._base import fmt
+
+        losses = [record["loss"] for record in history]
+        if not losses:
+            words = "The loss per step, no step taken yet"
+        else:
+            trend = "falling" if losses[-1] < losses[0] else "rising" if losses[-1] > losses[0] else "staying"
+            words = (f"The loss per step, {trend} from {fmt(losses[0])} to {fmt(losses[-1])} over {len(losses)} "
+                     f"step{'s' * (len(losses) != 1)}" if len(losses) > 1 else f"The loss after 1 step, {fmt(losses[0])}")
+        if not self.boundary or model is None:
+            return words
+        predicted = class_margins(grid_outputs(model, self.data)).argmax(axis=0)
+        right = int((predicted == self.labels).sum())
+        return (f"{words}; beside it the decision boundary, the plane split into the regions of the {self.classes} classes "
+                f"under the {len(self.labels)} points: {right} of them ({100 * right / len(self.labels):.1f}%) "
+                "on their own class's side")
 
     def _moving(self):
         return [artist for artist in [*self.regions, self.points, self.loss_line] if artist is not None]

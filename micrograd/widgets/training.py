@@ -300,6 +300,7 @@ class TrainingStepper(Controller):
     def _show_plot(self):
         if self.plot is not None:
             self.image.value = self.plot.png(self.history, self.model)
+            self.image.tooltip = self.plot.describe(self.history, self.model)
 
     def static_html(self):
         from ..viz import svg_image
@@ -307,7 +308,7 @@ class TrainingStepper(Controller):
         if self.plot is None:
             return static_html(f"<div>{self._status_html()}</div>{message_html(self.figure_note)}")
         # An image, not inline SVG: JupyterLab strips inline SVG from a lesson opened and not yet run.
-        figure = svg_image(self.plot.svg(self.history, self.model), alt="the loss per step and the decision boundary")
+        figure = svg_image(self.plot.svg(self.history, self.model), alt=self.plot.describe(self.history, self.model))
         return static_html(f"<div>{self._status_html()}</div>{figure}")
 
     def summary(self):
