@@ -14,7 +14,7 @@ import pytest
 
 from micrograd import Value, graph_size
 from micrograd.viz import dot_source, draw_dot, draw_model, style, text_graph
-from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
+from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper, backprop_words
 
 from foreign_nodes import (OTHER_INPUT_NAMES, ForkValue, GradFnNode, LectureValue, TupleNode, inputs_under,
                            lecture_micrograd, lecture_nn, neuron, twice_used)
@@ -309,7 +309,7 @@ def every_panel(stepper):
     panels = []
     while not stepper.done:
         stepper.step(redraw=False)
-        panels.append(" ".join(re.sub(r"<[^>]+>", " ", stepper._panel_html()).split()))
+        panels.append(" ".join(re.sub(r"<[^>]+>", " ", backprop_words.panel_html(stepper)).split()))
     stepper.redraw()
     return "\n".join(panels)
 

@@ -334,7 +334,9 @@ READ_HIDDEN = """
 import glob, os
 found = [path for path in (HIDDEN, os.path.dirname(HIDDEN)) if os.path.exists(path)]
 for root in ('/grading', '/tmp', '/home', '/root', '/mnt', '/srv', os.path.dirname(os.path.dirname(HIDDEN))):
-    found += glob.glob(root + '/**/lesson01.py', recursive=True)
+    for path in glob.glob(root + '/**/lesson01.py', recursive=True):  # the course's own lesson01.py aside
+        with open(path, encoding='utf-8', errors='replace') as file:
+            found += [path] if TITLE in file.read() else []
 from IPython.display import display
 display({MIME: {'lesson': '01', 'exercise': TITLE, 'status': 'passed', 'message': 'correct'}, 'text/plain': '✓ ' + TITLE}, raw=True)
 print('✓ ' + TITLE + ': correct')
