@@ -89,3 +89,23 @@ def test_the_exports_of_a_grades_csv_have_the_lms_columns(tmp_path):
     with open(tmp_path / "moodle.csv", newline="") as file:
         assert list(csv.reader(file)) == [["First name", "Last name", "ID number", "Email address", "Lesson 01"],
                                           ["Ada", "Lovelace", "ada", "a@x.org", "3"]]
+
+
+def test_a_regrade_replaces_its_lesson_in_the_students_file_and_the_report_and_keeps_the_others(tmp_path):
+    title = exercise_titles("01")[0]
+
+    def graded(submission, lesson, verdict, printed):
+        return Grade(submission, lesson, student="ada", results={title: verdict}, cells={title: 0}, printed={0: printed})
+
+    # Lesson 2's printout holds a line that looks like a section's heading: it stays the printout's.
+    first = [graded("ada/01.ipynb", "01", "failed: not yet", "first try"),
+             graded("ada/02.ipynb", "02", "passed", "## Lesson 99: a line the notebook printed\nmore")]
+    feedback.write(first, tmp_path)
+    feedback.update_report([graded("ada/01.ipynb", "01", "passed", "second try")], tmp_path)
+    for name in ("ada.md", "report.md"):
+        text = (tmp_path / name).read_text()
+        assert "second try" in text and "first try" not in text, name
+        assert text.count("## Lesson 01: ada/01.ipynb") == 1 and "## Lesson 02: ada/02.ipynb" in text, name
+        assert "## Lesson 99: a line the notebook printed\nmore" in text, name
+    assert (tmp_path / "ada.md").read_text().startswith("# Feedback for ada\n")
+    assert (tmp_path / "report.md").read_text().startswith("# Grading report\n")

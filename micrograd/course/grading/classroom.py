@@ -110,8 +110,8 @@ def write(grades, setup):
     if logged:
         print(f"{logged} earlier row(s) kept in {gradebook.log_path(setup.csv)}", file=sys.stderr)
     if setup.regrade:
-        # The report is the last full run's; a re-grade rewrites only its students' files.
-        written = feedback.write_students(grades, setup.feedback, setup.points)
+        # A re-grade replaces its submissions' sections, in their students' files and in the report.
+        written = feedback.update_report(grades, setup.feedback, setup.points)
     else:
         written = feedback.write(grades, setup.feedback, setup.points)
     print(f"Feedback: {len(written)} file(s) in {setup.feedback}", file=sys.stderr)

@@ -72,8 +72,39 @@ def section(grade, table=None, *, teacher=False):
     return "\n".join(lines)
 
 
-def write_students(grades, folder, table=None):
-    """Write a file per student into folder; return their paths."""
+def _sections(text):
+    """(the text before the first section, {heading: section}) of a file written here: a section starts at a
+    "## Lesson" heading; one inside a fenced printout is the notebook's text, not a heading."""
+    head, found, current, fence = "", {}, None, None
+    for line in text.splitlines(keepends=True):
+        if fence is None and line.startswith("## Lesson "):
+            current = line.rstrip("\n")
+            found[current] = ""
+        if current is None:
+            head += line
+        else:
+            found[current] += line
+        if fence is None:
+            opening = re.fullmatch(r"(`{3,})text\n?", line)
+            fence = opening.group(1) if opening else None
+        elif line.rstrip("\n") == fence:
+            fence = None
+    return head, found
+
+
+def _merged(path, head, new_sections):
+    """The file at path with its sections for the same submissions replaced by new_sections (a re-grade), the
+    others kept; head and new_sections alone where there is no such file yet."""
+    kept = _sections(path.read_text(encoding="utf-8"))[1] if path.exists() else {}
+    for text in new_sections:
+        heading = text.split("\n", 1)[0]
+        kept[heading] = text.rstrip("\n") + "\n\n"
+    return head + "".join(kept.values())
+
+
+def write_students(grades, folder, table=None, regrade=False):
+    """Write a file per student into folder; return their paths.  With regrade, a student's file keeps its
+    sections for the submissions not graded again (their other lessons)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     by_file = {}
@@ -82,10 +113,21 @@ def write_students(grades, folder, table=None):
     written = []
     for name, own in sorted(by_file.items()):
         who = own[0].student or "(no student id)"
-        text = f"# Feedback for {_text(who)}\n\n" + "\n".join(section(grade, table) for grade in own)
+        head, sections = f"# Feedback for {_text(who)}\n\n", [section(grade, table) for grade in own]
+        text = _merged(folder / name, head, sections) if regrade else head + "\n".join(sections)
         (folder / name).write_text(text, encoding="utf-8")
         written.append(folder / name)
     return written
+
+
+def update_report(grades, folder, table=None):
+    """The teacher's report with the sections of the submissions graded again replaced (a re-grade)."""
+    path = Path(folder) / REPORT_NAME
+    if not path.exists():
+        return write(grades, folder, table)
+    head = _sections(path.read_text(encoding="utf-8"))[0]
+    path.write_text(_merged(path, head, [section(grade, table, teacher=True) for grade in grades]), encoding="utf-8")
+    return write_students(grades, folder, table, regrade=True)
 
 
 def write(grades, folder, table=None):
