@@ -64,6 +64,30 @@ def imports_of(name, source, known):
     return {module for module in found if module in known and module != name}
 
 
+def unresolved_imports(name, source, known):
+    """The package's modules ``source`` (module ``name``) imports from that do not exist: ``from .pieces import x``
+    after pieces moved, say (imports_of leaves them out, as it does any name that is not a module)."""
+    is_package = name == "micrograd" or source.path_is_package
+    here = [] if name == "micrograd" else name.split(".")
+    missing = set()
+    for node in ast.walk(ast.parse(source.text)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here if is_package else here[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and (node.module == "micrograd" or node.module.startswith("micrograd.")):
+                module = node.module.removeprefix("micrograd").lstrip(".")
+            else:
+                continue
+            if module and module not in known:
+                missing.add(module)
+        elif isinstance(node, ast.Import):
+            missing |= {alias.name.removeprefix("micrograd.") for alias in node.names
+                        if alias.name.startswith("micrograd.") and alias.name.removeprefix("micrograd.") not in known}
+    return missing
+
+
 class Source:
     def __init__(self, path):
         self.text = path.read_text(encoding="utf-8")
@@ -196,6 +220,24 @@ def test_the_course_shows_its_jobs_as_folders_and_few_files_beside_them():
     files = sorted(path.name for path in course.iterdir() if path.is_file())
     assert folders == ["browser", "carry", "grading", "lessons"], folders
     assert len(files) <= 12, f"micrograd/course/ has {len(files)} files at its top level; a job of its own gets a folder: {files}"
+
+
+def test_every_import_of_the_package_names_a_module_it_has():
+    found = modules(PACKAGE)
+    missing = {name: sorted(unresolved_imports(name, Source(path), found)) for name, path in found.items()}
+    assert {name: gone for name, gone in missing.items() if gone} == {}
+
+
+def test_an_import_from_a_module_that_moved_is_named(tmp_path):
+    package = tmp_path / "micrograd"
+    (package / "course" / "carry").mkdir(parents=True)
+    for path in ("__init__.py", "course/__init__.py", "course/carry/__init__.py", "course/carry/saved.py"):
+        (package / path).write_text("")
+    (package / "course" / "grading.py").write_text("from .saved import store\nfrom .carry.saved import store\n"
+                                                   "import micrograd.course.pieces\nfrom . import carry\n")
+    found = modules(package)
+    assert unresolved_imports("course.grading", Source(package / "course" / "grading.py"), found) == {
+        "course.saved", "course.pieces"}
 
 
 # The checks above, shown to fail: each broken layout below is a real one the test must refuse.
