@@ -78,7 +78,7 @@ LESSON8_SETUP = ("from micrograd.course.lessons import lesson08 as check", "X_tr
 
 def test_lesson08_scaling_cell_run_twice_starts_the_network_near_ln_10_both_times():
     """The fresh network does much worse than ln 10; scaled, it starts near ln 10, however often the
-    cell runs (issue 21: re-running it used to shrink the weights again)."""
+    cell runs (re-running it must not shrink the weights again)."""
     claim(8, "Our fresh network does much worse")
     claim(8, "Now the network starts honestly unsure, close to $\\ln 10 \\approx 2.30$")
     fewer = (("X_train[:200], y_train[:200]", "X_train[:40], y_train[:40]"),)  # the cells' printouts, on fewer images
