@@ -39,53 +39,41 @@ def modules(package=PACKAGE):
     return {module_name(path.relative_to(package)): path for path in sorted(package.rglob("*.py"))}
 
 
-def imports_of(name, source, known):
-    """The package's modules that ``source`` (module ``name``) imports, as module names."""
+def package_imports(name, source):
+    """(module, [names] or None) for each import of the package in ``source`` (module ``name``): ``from m import a,
+    b`` gives (m, [a, b]), ``import micrograd.m`` gives (m, None); m relative to the package ("" for itself)."""
     is_package = name == "micrograd" or source.path_is_package
     here = [] if name == "micrograd" else name.split(".")
-    found = set()
     for node in ast.walk(ast.parse(source.text)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = here if is_package else here[:-1]
                 base = base[:len(base) - (node.level - 1)]
-                prefix = ".".join(base + ([node.module] if node.module else []))
+                yield ".".join(base + ([node.module] if node.module else [])), [alias.name for alias in node.names]
             elif node.module and (node.module == "micrograd" or node.module.startswith("micrograd.")):
-                prefix = node.module.removeprefix("micrograd").lstrip(".")
-            else:
-                continue
-            for alias in node.names:
-                dotted = f"{prefix}.{alias.name}" if prefix else alias.name
-                found.add(dotted if dotted in known else (prefix or "micrograd"))
+                yield node.module.removeprefix("micrograd").lstrip("."), [alias.name for alias in node.names]
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "micrograd" or alias.name.startswith("micrograd."):
-                    found.add(alias.name.removeprefix("micrograd").lstrip(".") or "micrograd")
+                    yield alias.name.removeprefix("micrograd").lstrip("."), None
+
+
+def imports_of(name, source, known):
+    """The package's modules that ``source`` (module ``name``) imports, as module names."""
+    found = set()
+    for prefix, names in package_imports(name, source):
+        if names is None:
+            found.add(prefix or "micrograd")
+        for alias in names or ():
+            dotted = f"{prefix}.{alias}" if prefix else alias
+            found.add(dotted if dotted in known else (prefix or "micrograd"))
     return {module for module in found if module in known and module != name}
 
 
 def unresolved_imports(name, source, known):
     """The package's modules ``source`` (module ``name``) imports from that do not exist: ``from .pieces import x``
     after pieces moved, say (imports_of leaves them out, as it does any name that is not a module)."""
-    is_package = name == "micrograd" or source.path_is_package
-    here = [] if name == "micrograd" else name.split(".")
-    missing = set()
-    for node in ast.walk(ast.parse(source.text)):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here if is_package else here[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            elif node.module and (node.module == "micrograd" or node.module.startswith("micrograd.")):
-                module = node.module.removeprefix("micrograd").lstrip(".")
-            else:
-                continue
-            if module and module not in known:
-                missing.add(module)
-        elif isinstance(node, ast.Import):
-            missing |= {alias.name.removeprefix("micrograd.") for alias in node.names
-                        if alias.name.startswith("micrograd.") and alias.name.removeprefix("micrograd.") not in known}
-    return missing
+    return {prefix for prefix, _ in package_imports(name, source) if prefix and prefix not in known}
 
 
 class Source:
