@@ -402,13 +402,23 @@ def drawn(edge):
 
 
 def focus_by_keyboard(page, locator):
-    """The keyboard's focus on ``locator``, come to by Tab (a focus a script gives may not be drawn as one)."""
+    """The keyboard's focus on ``locator``, come to by Tab (a focus a script gives may not be drawn as one).
+
+    Tab starts from a button put just before it for the press (before a summary's details: in a closed details
+    only the summary is shown): what comes before it on the page may be a cell's editor, where Tab indents."""
     from playwright.sync_api import expect
 
-    locator.focus()
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Tab")
+    locator.evaluate(SENTINEL_BEFORE)
+    try:
+        page.locator("#micrograd-test-sentinel").focus()
+        page.keyboard.press("Tab")
+    finally:
+        page.evaluate("() => document.getElementById('micrograd-test-sentinel').remove()")
     expect(locator).to_be_focused()
+
+
+SENTINEL_BEFORE = """el => { const b = document.createElement('button'); b.id = 'micrograd-test-sentinel'; b.textContent = 'from here';
+                           (el.matches('summary') ? el.parentElement : el).before(b); }"""
 
 
 def test_in_forced_colours_every_stepper_button_keeps_a_border_and_the_focused_one_a_ring(widgets_page):
