@@ -16,9 +16,9 @@ A/AA violation in the page's article, what the course writes (the theme's
 header and sidebars are its own).  Every local href and src of every page
 names a file in the build (the download menu's notebook included).
 
-Every page is read again in the theme's dark mode at 1280 px and at 320 px
-(a phone, or 1280 px zoomed to 400 %), one pass each in the same browser and
-server: axe's colour rules find nothing serious in dark mode, nor its layout
+Each page, once read, is switched to the theme's dark mode at 1280 px, then
+to light at 320 px (a phone, or 1280 px zoomed to 400 %), as a reader's
+switch and window do, and read again in each: axe's colour rules find nothing serious in dark mode, nor its layout
 rules at 320 px, where no page scrolls sideways as a whole; no formula is a
 Tab stop, and a box is a Tab stop exactly when it scrolls.
 
@@ -321,50 +321,105 @@ def site_pages(site):
     return sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html") if "_static" not in path.parts)
 
 
-def test_every_page_works_offline(site, server, browser, tmp_path):
-    pages = site_pages(site)
+def read_light(page, log, name, lessons, pictures):
+    """What went wrong on the page just loaded, at 1280 px in light mode, and the line it adds to the report."""
+    shown = page.evaluate(INSPECT_PAGE)
+    found = page.evaluate(MEASURE_LAYOUT)["problems"]
+    found += [f"raw math left in the text: {match!r}" for match in RAW_MATH.findall(shown["text"])[:5]]
+    found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
+    found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
+    ours, report = run_axe(page, include=OURS), []  # WCAG 2.2 A and AA, serious and critical ones fail it
+    if ours is not None:
+        found += [f"axe: {line}" for line in described(blocking(ours))]
+        report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
+    elif name.startswith("lessons/") or name == "index.html":
+        found.append(f"no {OURS} to check: the theme changed its layout?")
+    if AXE_REPORT:
+        whole = run_axe(page)
+        report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
+    found += log.problems  # what the page asked for, late fetches included: axe took a while
+    if not all(shown["sourceDownloads"]):
+        found.append("the download menu's source entry opens the file instead of saving it")
+    notebook = lessons.get(Path(name))
+    if notebook is not None:
+        found += lesson_problems(stored_pictures(notebook), shown)
+    if name in SCREENSHOTS:  # kept in pytest's temp folder to look at
+        target = page.locator(SCREENSHOTS[name]).first
+        if target.count():  # a lesson rewritten since: the top of the page
+            target.scroll_into_view_if_needed()
+        page.screenshot(path=pictures / (Path(name).stem + ".png"))
+    return found, report
+
+
+def read_setting(page, log, name, setting, pictures):
+    """The page just loaded, put in ``setting`` as a reader would (the theme's mode, the window's width), read."""
+    how = OTHER_SETTINGS[setting]
+    # The theme's own switch sets these two, and the page repaints; course.js lays the page out again on a resize.
+    page.evaluate("mode => { document.documentElement.dataset.mode = mode; document.documentElement.dataset.theme = mode; }", how["mode"])
+    if page.viewport_size != how["viewport"]:
+        page.set_viewport_size(how["viewport"])
+    page.evaluate(SETTLED)
+    log.problems = []
+    shown = {"background": page.evaluate(BACKGROUND), "tabs": page.evaluate(TAB_STOPS)}
+    ours = run_axe(page, include=OURS, rules=how["rules"])
+    shown["axe"] = None if ours is None else described(blocking(ours))
+    shown["problems"] = list(log.problems)
+    if name == SCREENSHOT_IN_EVERY_SETTING:
+        page.screenshot(path=pictures / f"{Path(name).stem}-{setting}.png")
+    return shown
+
+
+# The colour the page is painted on, as [red, green, blue] (the body's, or the root's where the body has none).
+BACKGROUND = """
+() => [document.body, document.documentElement].map(e => getComputedStyle(e).backgroundColor)
+    .map(c => c.match(/[\\d.]+/g).map(Number)).find(c => c.length === 3 || c[3] > 0).slice(0, 3)
+"""
+
+
+def dark(rgb):
+    return sum(rgb) / 3 < 128
+
+
+# Two frames after a change of mode or size: the resize event has run course.js's layout again, and the page
+# has been styled and laid out anew.
+SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+@pytest.fixture(scope="module")
+def readings(site, server, browser, tmp_path_factory):
+    """Every page loaded once, as a reader opens it (light mode, 1280×800), and read there; then, in the same page,
+    in each of OTHER_SETTINGS.  {"light": {page: (problems, report lines)}, setting: {page: what it showed}}."""
+    pictures = tmp_path_factory.mktemp("pages")
     lessons = {Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html"): path for path in lesson_notebooks()}
+    context = new_context(browser)
+    # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
+    context.add_init_script("localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light');")
+    page = context.new_page()
+    log = PageLog(page, server)
+    seen = {"light": {}, **{setting: {} for setting in OTHER_SETTINGS}}
+    for name in site_pages(site):
+        if page.viewport_size != VIEWPORT:
+            page.goto("about:blank")  # the last page, left at 320 px, is not laid out again at 1280
+            page.set_viewport_size(VIEWPORT)
+        log.problems = []
+        page.goto(f"{server}/{name}", wait_until="load")
+        seen["light"][name] = read_light(page, log, name, lessons, pictures)
+        for setting in OTHER_SETTINGS:
+            seen[setting][name] = read_setting(page, log, name, setting, pictures)
+    context.close()
+    print(f"screenshots in {pictures}; axe took {SECONDS[0]:.1f} s in all")
+    return seen
+
+
+def test_every_page_works_offline(site, readings):
+    pages = site_pages(site)
+    lessons = [Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html") for path in lesson_notebooks()]
     assert lessons, "no lesson notebooks found"
     missing = [str(page) for page in lessons if page.as_posix() not in pages]
     assert not missing, f"lessons with no page on the site: {missing}"
-
-    context = new_context(browser)
-    page = context.new_page()
-    log = PageLog(page, server)
-    problems = {}
-    report = []
-    for name in pages:
-        log.problems = []
-        page.goto(f"{server}/{name}", wait_until="load")
-        shown = page.evaluate(INSPECT_PAGE)
-        found = page.evaluate(MEASURE_LAYOUT)["problems"]
-        found += [f"raw math left in the text: {match!r}" for match in RAW_MATH.findall(shown["text"])[:5]]
-        found += [f"formula not typeset: {text!r}" for text in shown["untypeset"][:5]]
-        found += [f"image did not load: {image['src']} ({image['error']})" for image in shown["images"] if image["naturalWidth"] == 0]
-        ours = run_axe(page, include=OURS)  # WCAG 2.2 A and AA, serious and critical ones fail it
-        if ours is not None:
-            found += [f"axe: {line}" for line in described(blocking(ours))]
-            report.append(f"{name}: axe on the article: {counts(ours) or 'nothing'}; not ours: {not_ours(ours) or 'nothing'}")
-        elif name.startswith("lessons/") or name == "index.html":
-            found.append(f"no {OURS} to check: the theme changed its layout?")
-        if AXE_REPORT:
-            whole = run_axe(page)
-            report.append(f"{name}: axe on the whole page: {counts(whole)}\n  " + "\n  ".join(described(whole, 3)))
-        found += log.problems  # what the page asked for, late fetches included: axe took a while
-        if not all(shown["sourceDownloads"]):
-            found.append("the download menu's source entry opens the file instead of saving it")
-        notebook = lessons.get(Path(name))
-        if notebook is not None:
-            found += lesson_problems(stored_pictures(notebook), shown)
-        if found:
-            problems[name] = found
-        if name in SCREENSHOTS:  # kept in pytest's temp folder to look at
-            target = page.locator(SCREENSHOTS[name]).first
-            if target.count():  # a lesson rewritten since: the top of the page
-                target.scroll_into_view_if_needed()
-            page.screenshot(path=tmp_path / (Path(name).stem + ".png"))
-    context.close()
-    print("\n".join(report) + f"\naxe took {SECONDS[0]:.1f} s in all")
+    assert sorted(readings["light"]) == pages
+    print("\n".join(line for _, report in readings["light"].values() for line in report))
+    problems = {name: found for name, (found, _) in readings["light"].items() if found}
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 
@@ -443,10 +498,10 @@ def test_the_run_in_your_browser_notes_say_which_lessons_have_matplotlib_figures
 
 
 # The settings a learner reads the site in besides light at 1280 px (DESIGN.md: light and dark themes,
-# 1280 px and 320 px).  Each pass runs the axe rules whose verdict that setting can change, on every page:
+# 1280 px and 320 px).  Each reading runs the axe rules whose verdict that setting can change, on every page:
 # the colours in dark mode (the theme repaints the page, and puts each output on a light card); the
 # layout at 320 px (what scrolls, how much room a control has).  The other rules judge the page's
-# markup, the same in every setting, and run in the light pass above.
+# markup, the same in every setting, and run in the light reading (read_light).
 OTHER_SETTINGS = {
     "dark": {"mode": "dark", "viewport": VIEWPORT, "rules": ("color-contrast", "link-in-text-block")},
     "320px": {"mode": "light", "viewport": {"width": 320, "height": 640}, "rules": ("scrollable-region-focusable", "target-size")},
@@ -491,71 +546,43 @@ TAB_STOPS = """
 """
 
 
-@pytest.fixture(scope="module")
-def other_settings(site, server, browser, tmp_path_factory):
-    """{setting: {page: what it showed}}: every page read once in each of OTHER_SETTINGS."""
-    pictures = tmp_path_factory.mktemp("settings")
-    seen = {}
-    for setting, how in OTHER_SETTINGS.items():
-        context = chromium.new_context(browser, viewport=how["viewport"], is_mobile=True)
-        # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
-        context.add_init_script(f"localStorage.setItem('mode', '{how['mode']}'); localStorage.setItem('theme', '{how['mode']}');")
-        page = context.new_page()
-        log = PageLog(page, server)
-        seen[setting] = {}
-        for name in site_pages(site):
-            log.problems = []
-            page.goto(f"{server}/{name}", wait_until="load")
-            # course.js sets the Tab stops once MathJax has typeset (a callback added at load, so before this one).
-            page.evaluate("async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise; }")
-            shown = {"mode": page.evaluate("document.documentElement.dataset.theme"), "tabs": page.evaluate(TAB_STOPS)}
-            ours = run_axe(page, include=OURS, rules=how["rules"])
-            shown["axe"] = None if ours is None else described(blocking(ours))
-            shown["problems"] = list(log.problems)
-            seen[setting][name] = shown
-            if name == SCREENSHOT_IN_EVERY_SETTING:
-                page.screenshot(path=pictures / f"{Path(name).stem}-{setting}.png")
-        context.close()
-    print(f"screenshots in {pictures}; axe took {SECONDS[0]:.1f} s in all")
-    return seen
-
-
 def setting_problems(pages, *keys):
     return {name: [f"{key}: {item}" for key in keys for item in shown[key] or ()] for name, shown in pages.items()}
 
 
 @pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
-def test_axe_finds_nothing_serious_in_every_setting(other_settings, setting):
-    pages = other_settings[setting]
-    assert {shown["mode"] for shown in pages.values()} == {OTHER_SETTINGS[setting]["mode"]}, "the theme did not take the mode"
+def test_axe_finds_nothing_serious_in_every_setting(readings, setting):
+    pages = readings[setting]
+    painted = {name: dark(shown["background"]) for name, shown in pages.items()}  # every page wears the mode
+    assert set(painted.values()) == {OTHER_SETTINGS[setting]["mode"] == "dark"}, f"the theme did not take the mode: {painted}"
     lessons = [name for name, shown in pages.items() if name.startswith("lessons/") and shown["axe"] is not None]
     assert len(lessons) == len(lesson_notebooks()), f"axe ran on {len(lessons)} lesson pages"
     problems = {name: found for name, found in setting_problems(pages, "axe", "problems").items() if found}
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items())
 
 
-def test_no_page_scrolls_sideways_at_320_px(other_settings):
+def test_no_page_scrolls_sideways_at_320_px(readings):
     # Code and drawings may scroll in their own boxes; the page itself never makes a reader scroll
     # sideways to read a line (WCAG 1.4.10, reflow).
     wide = {name: f"{shown['tabs']['pageWidth']} px wide in a {shown['tabs']['viewport']} px window"
-            for name, shown in other_settings["320px"].items()
+            for name, shown in readings["320px"].items()
             if shown["tabs"] and shown["tabs"]["pageWidth"] > shown["tabs"]["viewport"]}
     assert not wide, wide
 
 
 @pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
-def test_formulas_are_not_tab_stops(other_settings, setting):
+def test_formulas_are_not_tab_stops(readings, setting):
     # MathJax makes each formula a Tab stop unless told not to: lesson 3 has dozens of them before
     # its first exercise.  A display formula too wide for the column scrolls, and is one (see below).
-    pages = {name: shown["tabs"] for name, shown in other_settings[setting].items() if shown["tabs"]}
+    pages = {name: shown["tabs"] for name, shown in readings[setting].items() if shown["tabs"]}
     assert sum(tabs["formulas"] for tabs in pages.values()) > 100, "the site shows hardly any formulas: did MathJax run?"
     stops = {name: tabs["formulaStops"][:5] for name, tabs in pages.items() if tabs["formulaStops"]}
     assert not stops, "\n".join(f"{name}: {len(pages[name]['formulaStops'])} formulas are Tab stops, {found}" for name, found in stops.items())
 
 
 @pytest.mark.parametrize("setting", list(OTHER_SETTINGS))
-def test_a_box_is_a_tab_stop_exactly_when_it_scrolls(other_settings, setting):
-    pages = {name: shown["tabs"] for name, shown in other_settings[setting].items() if shown["tabs"]}
+def test_a_box_is_a_tab_stop_exactly_when_it_scrolls(readings, setting):
+    pages = {name: shown["tabs"] for name, shown in readings[setting].items() if shown["tabs"]}
     # The package makes every drawing's box a Tab stop, not knowing the column it lands in: at 1280 px
     # the drawings fit theirs, and their boxes must be none; at 320 px they scroll, and must be.
     drawings = {kind: sum(tabs["drawings"][kind] for tabs in pages.values()) for kind in ("scrolling", "still")}
