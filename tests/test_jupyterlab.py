@@ -73,6 +73,12 @@ class Lab:
         self.root.mkdir()
         shutil.copy(NOTEBOOK, self.root / NOTEBOOK.name)
         shutil.copytree(LESSONS, self.root / "lessons", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        # Lesson 11 runs live for its generation stepper: its GPT trains 60 of its 300 steps here, as in the app's
+        # test (tests/pyodide_lessons.py), which draws the same widget from a model trained less.
+        gpt = self.root / "lessons" / "11_gpt.ipynb"
+        text = gpt.read_text(encoding="utf-8")
+        assert "NUM_STEPS = 300" in text, f"{gpt.name} no longer sets NUM_STEPS = 300: shorten its training here anew"
+        gpt.write_text(text.replace("NUM_STEPS = 300", "NUM_STEPS = 60"), encoding="utf-8")
         settings = workdir / "settings"
         for name, values in LAB_SETTINGS.items():
             path = settings / name
