@@ -28,11 +28,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # make test hands whole files to its workers in the order collected (--no-loadscope-reorder):
 # these take a core for ten seconds or more each (the notebooks: their lessons and solutions), so they start first
-# and the many short files and notebooks fill the other core, instead of one long file starting last on its own.
+# and the many short files and notebooks fill the other core, instead of one long file starting last on its own
+# (test_waits.py waits more than it works: beside another file, not at the end, where a core would idle).
 STARTS_FIRST = ("test_jupyterlab.py", "test_app.py", "test_grading.py", "test_autograder.py", "test_carried_forward.py",
                 "test_site.py", "test_cells_run_twice_long.py", "test_cells_run_twice.py", "test_lessons_in_pyodide_long.py",
                 "test_lessons_in_pyodide.py", "08_real_data.ipynb", "11_gpt.ipynb", "07_classifier.ipynb",
-                "test_lesson11_reruns.py", "test_widgets.py")
+                "test_lesson11_reruns.py", "test_widgets.py", "test_waits.py")
 
 
 def pytest_collection_modifyitems(items):
@@ -88,6 +89,9 @@ def shell():
     try:
         yield shell
     finally:
+        from lesson_runner import close_shell
+
+        close_shell(shell)
         InteractiveShell.clear_instance()
         sys.displayhook, sys.excepthook = saved[0], saved[1]
         if saved[2] is None:

@@ -5,6 +5,7 @@ the cells alone, so the tests that carry a learner's code through lessons 3 to 6
 text output and error are kept, so a test can read what a lesson said and where it failed.
 """
 
+import atexit
 import builtins
 import contextlib
 import json
@@ -36,6 +37,15 @@ def build_it_cell(notebook, key):
     raise LookupError(f"{Path(notebook).name} has no %%my_micrograd {key} cell")
 
 
+def close_shell(shell):
+    """What IPython does for a shell when the process exits, done now: its namespace cleared, its history saved and
+    its history thread stopped.  Left to the exit, every shell a test made would stay alive to the end, holding all
+    its lesson made, and then each would clear itself and collect garbage in a heap holding all the others (some
+    10 s at a test worker's end)."""
+    atexit.unregister(shell.atexit_operations)
+    shell.atexit_operations()
+
+
 @contextlib.contextmanager
 def _shell(folder):
     from IPython.core.interactiveshell import InteractiveShell
@@ -62,6 +72,7 @@ def _shell(folder):
         yield shell
     finally:
         os.chdir(saved[3])
+        close_shell(shell)
         InteractiveShell.clear_instance()
         sys.displayhook, sys.excepthook = saved[0], saved[1]
         if saved[2] is None:
