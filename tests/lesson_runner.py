@@ -38,12 +38,12 @@ def build_it_cell(notebook, key):
 
 
 def close_shell(shell):
-    """What IPython does for a shell when the process exits, done now: its namespace cleared, its history saved and
-    its history thread stopped.  Left to the exit, every shell a test made would stay alive to the end, holding all
-    its lesson made, and then each would clear itself and collect garbage in a heap holding all the others (some
-    10 s at a test worker's end)."""
+    """A shell a test is done with, let go: IPython's exit hook for it dropped, its history thread stopped.  Left as it
+    is, every shell of a run stays alive to the end (the hook and the thread hold it), holding all its lesson made, and
+    at exit each clears its namespace and collects garbage in a heap holding all the others: some 10 s at a test
+    worker's end, where the shell let go now is freed as any garbage is."""
     atexit.unregister(shell.atexit_operations)
-    shell.atexit_operations()
+    shell.history_manager.close()
 
 
 @contextlib.contextmanager
