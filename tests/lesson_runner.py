@@ -38,10 +38,10 @@ def build_it_cell(notebook, key):
 
 
 def close_shell(shell):
-    """A shell a test is done with, let go: IPython's exit hook for it dropped, its history thread stopped.  Left as it
-    is, every shell of a run stays alive to the end (the hook and the thread hold it), holding all its lesson made, and
-    at exit each clears its namespace and collects garbage in a heap holding all the others: some 10 s at a test
-    worker's end, where the shell let go now is freed as any garbage is."""
+    """A shell a test is done with, let go: IPython's exit hook for it dropped, its history thread stopped.  Otherwise
+    the hook and the thread keep every shell of a run alive, with everything its lesson made, and at exit each clears
+    its namespace and collects garbage in a heap that holds all the others: some 10 s at a test worker's end.  A shell
+    let go is freed as any garbage is."""
     atexit.unregister(shell.atexit_operations)
     shell.history_manager.close()
 

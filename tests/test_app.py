@@ -544,8 +544,7 @@ def test_every_module_a_kernel_of_the_app_imported_came_with_its_bytecode(app, l
     seen, _ = learner
     imported = set().union(*(seen[lesson]["kernel"]["imported"] for lesson in PROBED))
     assert {"IPython.core.interactiveshell", "micrograd.engine", "micrograd.viz", "micrograd.widgets.backprop",
-            "micrograd.widgets.training", "ipywidgets",
-            "jedi"} <= imported  # jedi: the Tab
+            "micrograd.widgets.training", "ipywidgets", "jedi"} <= imported  # jedi: the Tab
     shipped = shipped_modules(app)
     without = [f"{name} ({shipped[name][0]}), by the kernel of "
                + ", ".join(lesson for lesson in PROBED if name in seen[lesson]["kernel"]["imported"])
