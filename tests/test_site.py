@@ -354,12 +354,12 @@ def read_light(page, log, name, lessons, pictures):
 def read_setting(page, log, name, setting, pictures):
     """The page just loaded, put in ``setting`` as a reader would (the theme's mode, the window's width), read."""
     how = OTHER_SETTINGS[setting]
+    log.problems = []  # from here: a script that fails on the change is this setting's problem
     # The theme's own switch sets these two, and the page repaints; course.js lays the page out again on a resize.
     page.evaluate("mode => { document.documentElement.dataset.mode = mode; document.documentElement.dataset.theme = mode; }", how["mode"])
     if page.viewport_size != how["viewport"]:
         page.set_viewport_size(how["viewport"])
     page.evaluate(SETTLED)
-    log.problems = []
     shown = {"background": page.evaluate(BACKGROUND), "tabs": page.evaluate(TAB_STOPS)}
     ours = run_axe(page, include=OURS, rules=how["rules"])
     shown["axe"] = None if ours is None else described(blocking(ours))
