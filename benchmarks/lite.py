@@ -76,7 +76,7 @@ def first_output_seconds(page, lesson):
     page.wait_for_function(FIRST_CELL_RUN, arg=panel.element_handle())
     seconds = time.perf_counter() - started
     page.wait_for_function(chromium.RUN_FINISHED, arg=panel.element_handle())
-    app_driver.close_and_shut_down(page)
+    app_driver.close_and_shut_down(page, autosaved=True)
     return seconds
 
 
@@ -85,12 +85,12 @@ def run_all_in_app(page, lesson):
     panel = app_driver.open_lesson(page, lesson)
     app_driver.run_all(page, panel)
     seconds = time.perf_counter() - started
-    app_driver.close_and_shut_down(page)
+    app_driver.close_and_shut_down(page, autosaved=True)
     return seconds
 
 
 def run_all_in_jupyterlab(browser, lab, lesson):
-    page = chromium.new_page(browser, 1280, 800, TIMEOUT_MS)
+    page = chromium.new_page(browser, 1280, 800)
     started = time.perf_counter()
     page.goto(lab.url(lesson) + "&reset")  # reset: the lessons opened before are not restored
     panel = page.get_by_role("tabpanel", name=lesson)
