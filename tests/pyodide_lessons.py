@@ -49,6 +49,7 @@ LESSON_SECONDS = 600
 # its 300 steps; each of the three then takes some 4 s of processor time here, where it took 8, 19 and 13 in full.
 # Every output before the first cell a shortening changes is compared; that cell and those after it must run
 # to their end, and what they print is not compared (fewer steps train to other numbers).
+# JupyterLab's live run of lesson 11 (tests/test_jupyterlab.py) trains its GPT as briefly, by this table.
 SHORTER = {
     7: SHORTER_TO_RUN_TWICE[7],
     8: SHORTER_TO_RUN_TWICE[8],

@@ -44,6 +44,7 @@ import pytest
 from micrograd import palette
 
 from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
+from pyodide_lessons import SHORTER as SHORTER_IN_PYODIDE
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
 from waits import REQUEST_SECONDS, RUN_ALL_MS, SERVER_START_SECONDS, SERVER_STOP_SECONDS
@@ -73,12 +74,14 @@ class Lab:
         self.root.mkdir()
         shutil.copy(NOTEBOOK, self.root / NOTEBOOK.name)
         shutil.copytree(LESSONS, self.root / "lessons", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-        # Lesson 11 runs live for its generation stepper: its GPT trains 60 of its 300 steps here, as in the app's
-        # test (tests/pyodide_lessons.py), which draws the same widget from a model trained less.
+        # Lesson 11 runs live for its generation stepper: its GPT trains as briefly as the app's test trains it
+        # (tests/pyodide_lessons.py), which draws the same widget from a model trained less.
         gpt = self.root / "lessons" / "11_gpt.ipynb"
         text = gpt.read_text(encoding="utf-8")
-        assert "NUM_STEPS = 300" in text, f"{gpt.name} no longer sets NUM_STEPS = 300: shorten its training here anew"
-        gpt.write_text(text.replace("NUM_STEPS = 300", "NUM_STEPS = 60"), encoding="utf-8")
+        for old, new in SHORTER_IN_PYODIDE[11]:
+            assert old in text, f"{gpt.name} no longer has {old!r}: shorten its training in tests/pyodide_lessons.py anew"
+            text = text.replace(old, new)
+        gpt.write_text(text, encoding="utf-8")
         settings = workdir / "settings"
         for name, values in LAB_SETTINGS.items():
             path = settings / name

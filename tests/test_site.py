@@ -18,8 +18,8 @@ names a file in the build (the download menu's notebook included).
 
 Each page, once read, is switched to the theme's dark mode at 1280 px, then
 to light at 320 px (a phone, or 1280 px zoomed to 400 %), as a reader's
-switch and window do, and read again in each: axe's colour rules find nothing serious in dark mode, nor its layout
-rules at 320 px, where no page scrolls sideways as a whole; no formula is a
+switch and window do, and read again in each: axe's colour rules find
+nothing serious in dark mode, nor its layout rules at 320 px, where no page scrolls sideways as a whole; no formula is a
 Tab stop, and a box is a Tab stop exactly when it scrolls.
 
 The browser draws scrollbars as a system with overlay scrollbars does
@@ -250,6 +250,11 @@ def lesson_notebooks():
     return sorted(NOTEBOOKS.glob("[0-9]*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/[0-9]*.ipynb"))
 
 
+def lesson_pages():
+    """{the site's page of a lesson or solution: its notebook}."""
+    return {Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html"): path for path in lesson_notebooks()}
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     outdir = tmp_path_factory.mktemp("a") / "site"  # alone in its folder: see test_the_build_writes_only_its_folder
@@ -390,7 +395,7 @@ def readings(site, server, browser, tmp_path_factory):
     """Every page loaded once, as a reader opens it (light mode, 1280×800), and read there; then, in the same page,
     in each of OTHER_SETTINGS.  {"light": {page: (problems, report lines)}, setting: {page: what it showed}}."""
     pictures = tmp_path_factory.mktemp("pages")
-    lessons = {Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html"): path for path in lesson_notebooks()}
+    lessons = lesson_pages()
     context = new_context(browser)
     # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
     context.add_init_script("localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light');")
@@ -413,7 +418,7 @@ def readings(site, server, browser, tmp_path_factory):
 
 def test_every_page_works_offline(site, readings):
     pages = site_pages(site)
-    lessons = [Path("lessons") / path.relative_to(NOTEBOOKS).with_suffix(".html") for path in lesson_notebooks()]
+    lessons = lesson_pages()
     assert lessons, "no lesson notebooks found"
     missing = [str(page) for page in lessons if page.as_posix() not in pages]
     assert not missing, f"lessons with no page on the site: {missing}"
