@@ -54,6 +54,7 @@ import json
 import os
 import posixpath
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -90,8 +91,16 @@ PROFILE_PACKAGE = "micrograd_lite_kernel"
 KERNEL_START = ["micrograd-lite-kernel", "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi",
                 "ipython"]
 # Files of the app's wheels that no kernel reads, left out: jedi's stubs of packages the app does not have (4 800 files,
-# which every kernel would unpack), and accessible-pygments' pictures of its styles.
-NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*", "a11y_pygments/*.png"]
+# which every kernel would unpack) and of standard modules its Python lacks (Pyodide has no Tk; distutils and lib2to3
+# left Python in 3.12 and 3.13), accessible-pygments' pictures of its styles, IPython's plugins for Sphinx and pytest,
+# and the course's grading (a teacher's machine runs it: make grade).
+TYPESHED_STDLIB = "jedi/third_party/typeshed/stdlib"
+NEVER_READ = ["jedi/third_party/typeshed/stubs/*", "jedi/third_party/django-stubs/*",
+              *(f"{TYPESHED_STDLIB}/{module}*" for module in ["tkinter/", "turtle.pyi", "distutils/", "lib2to3/"]),
+              "a11y_pygments/*.png", "IPython/sphinxext/*", "IPython/testing/plugin/*", f"{PACKAGE}/course/grading/*"]
+# Packages of which a kernel gets only the modules it imports: a kernel highlights Python only (tracebacks, ??,
+# show_source), and Pygments' 600 lexers of other languages were 1 MB of every first load.
+ONLY_IMPORTED = ["pygments.lexers"]
 LESSON_CELLS = "lesson_cells.json"  # in the profile package: the lesson of each cell id (micrograd.course.browser.lessons)
 # Where the widgets' front end is in the wheel of jupyterlab_widgets.
 WIDGETS_IN_WHEEL = f"data/share/jupyter/labextensions/{WIDGETS_EXTENSION}/"
@@ -251,7 +260,7 @@ def pyodide_folder(target, work, tools, full=None):
     widgets = widgets_front_end(sorted(wheels.glob("*.whl")), work / "widgets" / WIDGETS_EXTENSION)
     imported = kernel_modules()
     add_bytecode(core, sorted(wheels.glob("*.whl")), target / "python_stdlib.zip", work,
-                 modules=imported, packages=[PACKAGE], leave_out=NEVER_READ)
+                 modules=imported, packages=[PACKAGE], leave_out=NEVER_READ, only_compiled=ONLY_IMPORTED)
     lock = write_lock(wheels, npm_lock["info"], lock_path=work / "app-lock.json")
     for wheel in wheels.glob("*.whl"):
         shutil.copy2(wheel, target)
@@ -328,12 +337,29 @@ def build(outdir, full=None, quiet=False):
         graphviz = built / in_app(env["MICROGRAD_GRAPHVIZ_URL"])
         graphviz.parent.mkdir(parents=True)
         shutil.copy2(npm_package("@viz-js/viz") / "dist" / "viz.js", graphviz)
+        small_icon(built / "lab" / "favicon.ico")
         check_offline(built)
         if outdir.exists():
             shutil.rmtree(outdir)
         outdir.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(built, outdir)
     return outdir
+
+
+def small_icon(path, largest=48):
+    """Keep only the images of an .ico no larger than ``largest`` px: a tab shows 16 to 48.  JupyterLite's has ten,
+    up to 256 px, 319 kB that every first load downloaded."""
+    data = path.read_bytes()
+    reserved, kind, count = struct.unpack_from("<HHH", data)
+    entries = [struct.unpack_from("<BBBBHHII", data, 6 + 16 * index) for index in range(count)]
+    kept = [entry for entry in entries if 0 < entry[0] <= largest]  # a width of 0 means 256
+    if not kept:
+        return
+    header, images, offset = struct.pack("<HHH", reserved, kind, len(kept)), b"", 6 + 16 * len(kept)
+    for *sizes, length, start in kept:
+        header += struct.pack("<BBBBHHII", *sizes, length, offset + len(images))
+        images += data[start:start + length]
+    path.write_bytes(header + images)
 
 
 def check_offline(app):

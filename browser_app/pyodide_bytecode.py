@@ -6,8 +6,11 @@ source only: each time a kernel starts, the browser would compile every module i
 build compiles them once, with the app's own Python (Pyodide run in Node by
 compile_bytecode.mjs: bytecode is only good for the Python that wrote it),
 and adds the bytecode to each wheel (``__pycache__/*.cpython-XY.pyc``, XY its Python's version) and to the
-standard library's zip (``x.pyc`` beside ``x.py``, where zipimport looks).  The
-sources stay, so a traceback still shows its lines.
+standard library's zip (``x.pyc``, where zipimport looks).  A wheel keeps its sources, so a
+traceback through this package, the widgets or IPython still shows its lines, and a learner's
+``??`` its code.  The standard library's compiled modules lose theirs, as Pyodide's own
+packages ship (1.1 MB of every first load): a traceback through them shows file, line and
+function, not the line's text.
 
 Only the modules a kernel imports get bytecode: those listed in kernel_modules.txt,
 and every module of this package.  The others (Pygments' 300 lexers, prompt_toolkit, most of
@@ -20,7 +23,8 @@ import; tests/test_app.py fails, naming the modules, when a kernel of the app im
 without bytecode.
 
 The wheels are rewritten as their bytecode is added, and ``leave_out`` drops files the app
-never reads (jedi's stubs of packages the app does not have) on the way.
+never reads (jedi's stubs of packages the app does not have) on the way, and ``only_compiled``
+the modules of a package that no kernel imports (Pygments' lexers of other languages than Python).
 """
 
 import argparse
@@ -67,16 +71,22 @@ def kernel_modules(path=KERNEL_MODULES):
     return {line for line in lines if line and not line.startswith("#")}
 
 
-def add_bytecode(core, wheels, stdlib, work, modules=None, packages=(), leave_out=()):
+def add_bytecode(core, wheels, stdlib, work, modules=None, packages=(), leave_out=(), only_compiled=()):
     """Compile the sources of each wheel in ``wheels`` and of the ``stdlib`` zip with Pyodide's Python in ``core``
-    (a folder holding pyodide.mjs), and add the bytecode to each archive, in place.
+    (a folder holding pyodide.mjs), and add the bytecode to each archive, in place.  A module of the standard
+    library that gets bytecode loses its source (zipimport imports ``x.pyc`` alone).
 
     ``modules``: the names of the modules to compile (None: every one), and with them every module of the top-level
-    ``packages``.  ``leave_out``: patterns (fnmatch, on the names inside an archive) of files to drop from it."""
+    ``packages``.  ``leave_out``: patterns (fnmatch, on the names inside an archive) of files to drop from it.
+    ``only_compiled``: packages of which only the modules compiled are kept (the others are never imported)."""
 
     def wanted(name):
         module = module_name(name)
-        return modules is None or module in modules or module.split(".")[0] in packages
+        return (modules is None or module in modules or module.split(".")[0] in packages) and not _left_out(name, leave_out)
+
+    def never_imported(name):
+        module = module_name(name)
+        return name.endswith(".py") and not wanted(name) and any(module.startswith(f"{package}.") for package in only_compiled)
 
     tree = Path(work) / "bytecode"
     unpacked = {}
@@ -90,7 +100,7 @@ def add_bytecode(core, wheels, stdlib, work, modules=None, packages=(), leave_ou
     if result.returncode != 0:
         raise SystemExit(f"Pyodide's Python could not compile the app's modules:\n{result.stdout}\n{result.stderr}")
     for archive, folder in unpacked.items():
-        _rewrite(archive, folder, record=archive != stdlib, leave_out=leave_out)
+        _rewrite(archive, folder, record=archive != stdlib, leave_out=leave_out, never_imported=never_imported)
     shutil.rmtree(tree)
 
 
@@ -98,15 +108,19 @@ def _left_out(name, leave_out):
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in leave_out)
 
 
-def _rewrite(archive, folder, record, leave_out):
-    """Rewrite ``archive`` with the .pyc files compiled into ``folder`` and without the files ``leave_out`` matches;
-    its RECORD (if ``record``) says so."""
+def _rewrite(archive, folder, record, leave_out, never_imported):
+    """Rewrite ``archive`` with the .pyc files compiled into ``folder`` and without the files ``leave_out`` matches or
+    ``never_imported`` says no kernel imports; its RECORD (if ``record``, a wheel) says so.  The standard library's
+    (not ``record``) loses the sources of what was compiled."""
     with zipfile.ZipFile(archive) as opened:
         infos = opened.infolist()
-        dropped = {info.filename for info in infos if _left_out(info.filename, leave_out)}
         present = {info.filename for info in infos}
         added = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.pyc"))
         added = [name for name in added if name not in present]
+        compiled_sources = set() if record else {name.removesuffix("c") for name in added}
+        dropped = {info.filename for info in infos
+                   if _left_out(info.filename, leave_out) or never_imported(info.filename)
+                   or info.filename in compiled_sources}
         if not added and not dropped:
             return
         entries = [(info, opened.read(info)) for info in infos if info.filename not in dropped]
