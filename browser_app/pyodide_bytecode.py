@@ -13,7 +13,7 @@ packages ship (1.1 MB of every first load): a traceback through them shows file,
 function, not the line's text.
 
 Only the modules a kernel imports get bytecode: those listed in kernel_modules.txt,
-and every module of this package.  The others (Pygments' 300 lexers, prompt_toolkit, most of
+and every module of this package.  The others (prompt_toolkit, most of
 the standard library) would be downloaded and unpacked by every kernel and never run.  The
 list is measured, not written by hand: ``python browser_app/pyodide_bytecode.py --record`` builds the
 app, starts its kernel in Node as the app's worker does (record_modules.mjs), runs
@@ -82,11 +82,12 @@ def add_bytecode(core, wheels, stdlib, work, modules=None, packages=(), leave_ou
 
     def wanted(name):
         module = module_name(name)
-        return (modules is None or module in modules or module.split(".")[0] in packages) and not _left_out(name, leave_out)
+        named = modules is None or module in modules or module.split(".")[0] in packages
+        return named and not _left_out(name, leave_out)
 
     def never_imported(name):
-        module = module_name(name)
-        return name.endswith(".py") and not wanted(name) and any(module.startswith(f"{package}.") for package in only_compiled)
+        inside = any(module_name(name).startswith(f"{package}.") for package in only_compiled)
+        return inside and name.endswith(".py") and not wanted(name)
 
     tree = Path(work) / "bytecode"
     unpacked = {}
