@@ -19,8 +19,9 @@ names a file in the build (the download menu's notebook included).
 Each page, once read, is switched to the theme's dark mode at 1280 px, then
 to light at 320 px (a phone, or 1280 px zoomed to 400 %), as a reader's
 switch and window do, and read again in each: axe's colour rules find
-nothing serious in dark mode, nor its layout rules at 320 px, where no page scrolls sideways as a whole; no formula is a
-Tab stop, and a box is a Tab stop exactly when it scrolls.
+nothing serious in dark mode, nor its layout rules at 320 px, where no page
+scrolls sideways as a whole; no formula is a Tab stop, and a box is a Tab
+stop exactly when it scrolls.
 
 The browser draws scrollbars as a system with overlay scrollbars does
 (macOS, phones): a native scrollbar is not drawn until the box is scrolled,
