@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-import sklearn.datasets as sklearn_datasets
 
 from micrograd import data
 from micrograd.data import DIGITS_SOURCE, IdxError, Split, four_samples, load_mnist, moons, read_idx, write_idx
@@ -43,6 +42,15 @@ def test_four_samples_returns_fresh_lists():
 # --------------------------------------------------------------------------
 # moons
 
+@pytest.fixture(scope="module")
+def sklearn_datasets():
+    """scikit-learn's datasets, what the shipped data is checked against; imported by the tests that compare, not
+    when the test files are collected (it takes seconds, on every worker)."""
+    import sklearn.datasets
+
+    return sklearn.datasets
+
+
 @pytest.fixture
 def global_random_state_restored():
     numpy_state, python_state = np.random.get_state(), random.getstate()
@@ -51,7 +59,7 @@ def global_random_state_restored():
     random.setstate(python_state)
 
 
-def test_moons_are_exactly_the_demo_points(global_random_state_restored):
+def test_moons_are_exactly_the_demo_points(global_random_state_restored, sklearn_datasets):
     # The demo's own route: seed the globals, let make_moons use numpy's global generator.
     np.random.seed(1337)
     random.seed(1337)
@@ -114,7 +122,7 @@ OTHER_MOONS = [(2, 0.1, 0), (3, 0.0, 5), (1001, 0.05, 2**32 - 1)] + [
 
 
 @pytest.mark.parametrize("n_samples, noise, seed", LESSON_MOONS + OTHER_MOONS)
-def test_moons_are_scikit_learns_points_bit_for_bit(n_samples, noise, seed):
+def test_moons_are_scikit_learns_points_bit_for_bit(n_samples, noise, seed, sklearn_datasets):
     X_sklearn, y_sklearn = sklearn_datasets.make_moons(
         n_samples=n_samples, noise=noise, random_state=np.random.RandomState(seed)
     )
@@ -198,7 +206,7 @@ def test_digits_shapes_and_ranges(digit_split):
     assert all(type(label) is int for label in y_train + y_test)
 
 
-def test_the_shipped_digits_are_scikit_learns_images_and_labels_in_its_order():
+def test_the_shipped_digits_are_scikit_learns_images_and_labels_in_its_order(sklearn_datasets):
     from micrograd.data import digit_images
 
     bunch = sklearn_datasets.load_digits()
@@ -209,7 +217,7 @@ def test_the_shipped_digits_are_scikit_learns_images_and_labels_in_its_order():
         assert fragment in DIGITS_SOURCE
 
 
-def test_digits_split_is_a_stratified_partition_of_the_whole_set(digit_split):
+def test_digits_split_is_a_stratified_partition_of_the_whole_set(digit_split, sklearn_datasets):
     bunch = sklearn_datasets.load_digits()
     everything = sorted(zip((bunch.data / 16).tolist(), bunch.target.tolist()))
     halves = list(zip(digit_split.X_train, digit_split.y_train)) + list(

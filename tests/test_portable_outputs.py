@@ -187,6 +187,9 @@ def _strict_nbval(folder, **env_changes):
         sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "-rf",
         "--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(SANITIZE),
         "--rootdir", str(folder), *(str(folder / name) for name in LESSONS),
+        # A temporary folder of its own: a run in pytest's numbered folders would remove the oldest of them,
+        # the outer session's earlier runs, while the session works.
+        "--basetemp", str(folder / "pytest-tmp"),
     ]  # fmt: skip
     return subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

@@ -29,6 +29,9 @@ so a box that scrolls with no styled scrollbar of the site's own shows
 nothing that says more is hidden.  (Playwright's default, hiding every
 scrollbar, would hide the site's styled ones too.)
 
+$MICROGRAD_BROWSER_SHOTS names a folder for screenshots of the pages in SCREENSHOTS, and of one page in every
+setting, to look at; nothing checks them, so by default none is taken.
+
 What each page should show is read from the notebooks themselves, so the
 test follows the lessons as they change.
 """
@@ -67,7 +70,8 @@ AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 VIEWPORT = {"width": 1280, "height": 800}
 MIN_TEXT_PX = 11  # DESIGN.md: text never renders below 11 px
-# Pages whose screenshot the test keeps, scrolled to what once did not fit.
+SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
+# Pages whose screenshot the test takes with SHOTS, scrolled to what once did not fit.
 SCREENSHOTS = {
     "lessons/02_values_and_graphs.html": "article",
     "lessons/03_backprop_by_hand.html": "#the-graph-again mjx-container[display=true]",
@@ -349,7 +353,7 @@ def read_light(page, log, name, lessons, pictures):
     notebook = lessons.get(Path(name))
     if notebook is not None:
         found += lesson_problems(stored_pictures(notebook), shown)
-    if name in SCREENSHOTS:  # kept in pytest's temp folder to look at
+    if pictures and name in SCREENSHOTS:
         target = page.locator(SCREENSHOTS[name]).first
         if target.count():  # a lesson rewritten since: the top of the page
             target.scroll_into_view_if_needed()
@@ -370,7 +374,7 @@ def read_setting(page, log, name, setting, pictures):
     ours = run_axe(page, include=OURS, rules=how["rules"])
     shown["axe"] = None if ours is None else described(blocking(ours))
     shown["problems"] = list(log.problems)
-    if name == SCREENSHOT_IN_EVERY_SETTING:
+    if pictures and name == SCREENSHOT_IN_EVERY_SETTING:
         page.screenshot(path=pictures / f"{Path(name).stem}-{setting}.png")
     return shown
 
@@ -392,10 +396,12 @@ SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimatio
 
 
 @pytest.fixture(scope="module")
-def readings(site, server, browser, tmp_path_factory):
+def readings(site, server, browser):
     """Every page loaded once, as a reader opens it (light mode, 1280×800), and read there; then, in the same page,
     in each of OTHER_SETTINGS.  {"light": {page: (problems, report lines)}, setting: {page: what it showed}}."""
-    pictures = tmp_path_factory.mktemp("pages")
+    pictures = Path(SHOTS) if SHOTS else None
+    if pictures:
+        pictures.mkdir(parents=True, exist_ok=True)
     lessons = lesson_pages()
     context = new_context(browser)
     # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
@@ -413,7 +419,7 @@ def readings(site, server, browser, tmp_path_factory):
         for setting in OTHER_SETTINGS:
             seen[setting][name] = read_setting(page, log, name, setting, pictures)
     context.close()
-    print(f"screenshots in {pictures}; axe took {SECONDS[0]:.1f} s in all")
+    print(f"axe took {SECONDS[0]:.1f} s in all" + (f"; screenshots in {pictures}" if pictures else ""))
     return seen
 
 

@@ -18,7 +18,6 @@ from micrograd import MLP, Value
 from micrograd.losses import hinge, l2, mse
 from micrograd.optim import SGD, Adam, linear_decay
 from micrograd.widgets import BackpropStepper, ExpressionExplorer, TrainingStepper
-from micrograd.widgets.plots import class_margins, grid_outputs
 from micrograd.metrics import predicted_class
 from micrograd.viz import format_number
 
@@ -538,50 +537,59 @@ def test_training_display_bundle_text():
 # -- the decision-boundary grid ------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def plots():
+    """The training stepper's figure code, which imports matplotlib: imported by the tests that use it, not when the
+    test files are collected (on every worker)."""
+    from micrograd.widgets import plots
+
+    return plots
+
+
 @pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid", None])
 @pytest.mark.parametrize("outputs", [1, 3])
-def test_grid_evaluation_matches_the_model(activation, outputs):
+def test_grid_evaluation_matches_the_model(activation, outputs, plots):
     model = MLP(2, [5, 4, outputs], activation=activation, output_activation="tanh", rng=11)
     rng = random.Random(0)
     points = [[rng.uniform(-3, 3), rng.uniform(-3, 3)] for _ in range(50)]
-    fast = grid_outputs(model, points)
+    fast = plots.grid_outputs(model, points)
     for row, point in zip(fast, points):
         out = model(point)
         expected = [o.data for o in out] if outputs > 1 else [out.data]
         assert list(row if outputs > 1 else [row]) == pytest.approx(expected, rel=1e-12, abs=1e-12)
-    margins = class_margins(fast)
+    margins = plots.class_margins(fast)
     inside = [[k for k in range(len(margins)) if margins[k][i] > 0] for i in range(len(points))]
     classes = [-1, 1] if outputs == 1 else list(range(outputs))
     assert [[classes[k] for k in ks] for ks in inside] == [[predicted_class(model(p))] for p in points]
 
 
-def test_grid_evaluation_of_a_wild_model_colours_without_warnings():
+def test_grid_evaluation_of_a_wild_model_colours_without_warnings(plots):
     model = MLP(2, [3, 1], rng=0)
     for p in model.parameters():
         p.data = 1e200 if p.data > 0 else -1e200
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's overflow warnings would land in the notebook
-        outputs = grid_outputs(model, [[1e200, 1e200], [-1e200, 1e200], [0.0, 0.0]])
-        margins = class_margins(outputs)
+        outputs = plots.grid_outputs(model, [[1e200, 1e200], [-1e200, 1e200], [0.0, 0.0]])
+        margins = plots.class_margins(outputs)
     assert margins.shape == (2, 3)
 
 
-def test_grid_evaluation_of_any_callable_model():
+def test_grid_evaluation_of_any_callable_model(plots):
     def model(x):
         return x[0] * 2.0 - x[1]  # a Value when the inputs are Values
 
-    values = grid_outputs(lambda x: model([Value(a) for a in x]), [[1.0, 1.0], [0.0, 2.0]])
+    values = plots.grid_outputs(lambda x: model([Value(a) for a in x]), [[1.0, 1.0], [0.0, 2.0]])
     assert list(values) == [1.0, -2.0]
 
 
-def test_a_subclass_with_its_own_forward_pass_is_called_not_shortcut():
+def test_a_subclass_with_its_own_forward_pass_is_called_not_shortcut(plots):
     class Doubled(MLP):
         def __call__(self, x):
             return super().__call__(x) * 2.0
 
     model = Doubled(2, [3, 1], rng=0)
     point = [0.3, -0.2]
-    assert grid_outputs(model, [point])[0] == model(point).data
+    assert plots.grid_outputs(model, [point])[0] == model(point).data
 
 
 # -- ExpressionExplorer ----------------------------------------------------------------------
