@@ -6,6 +6,8 @@ no run depends on what an earlier one found.  Set HYPOTHESIS_PROFILE=explore
 to search with fresh random examples instead.
 """
 
+import atexit
+import gc
 import importlib.util
 import os
 import subprocess
@@ -34,6 +36,13 @@ STARTS_FIRST = ("test_jupyterlab.py", "test_app.py", "test_grading.py", "test_au
                 "test_site.py", "test_cells_run_twice_long.py", "test_cells_run_twice.py", "test_lessons_in_pyodide_long.py",
                 "test_lessons_in_pyodide.py", "08_real_data.ipynb", "11_gpt.ipynb", "07_classifier.ipynb",
                 "test_lesson11_reruns.py", "test_widgets.py", "test_waits.py")
+
+
+def pytest_configure(config):
+    # As it exits, Python collects its garbage once more: a test worker that ran half the suite holds millions of
+    # objects, and spent seconds on them while the whole run waited for it.  By then every fixture has stopped what
+    # it started, and an ending process's memory goes back whole: its objects are left out of that collection.
+    atexit.register(gc.freeze)
 
 
 def pytest_collection_modifyitems(items):
