@@ -39,9 +39,6 @@ def test_four_samples_returns_fresh_lists():
     assert four_samples() == ([[2, 3, -1], [3, -1, 0.5], [0.5, 1, 1], [1, 1, -1]], [1, -1, -1, 1])
 
 
-# --------------------------------------------------------------------------
-# moons
-
 @pytest.fixture(scope="module")
 def sklearn_datasets():
     """scikit-learn's datasets, what the shipped data is checked against; imported by the tests that compare, not
@@ -50,6 +47,9 @@ def sklearn_datasets():
 
     return sklearn.datasets
 
+
+# --------------------------------------------------------------------------
+# moons
 
 @pytest.fixture
 def global_random_state_restored():
