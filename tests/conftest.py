@@ -111,8 +111,10 @@ def shell():
 def pyodide_lessons(tmp_path_factory):
     """A Pyodide in Node that runs lessons as the browser app's kernel does (tests/pyodide_lessons.py), one per test
     file: the two files of lessons run side by side, each on a worker of its own."""
+    from in_pyodide import remove_copied_packages
     from pyodide_lessons import PyodideLessons
 
     lessons = PyodideLessons(tmp_path_factory.mktemp("pyodide-lessons"))
     yield lessons
     lessons.close()
+    remove_copied_packages(lessons.packages)

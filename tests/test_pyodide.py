@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import foreign_nodes
-from in_pyodide import NODE_MODULES, REPO, copy_packages, run_under_pyodide
+from in_pyodide import NODE_MODULES, REPO, copy_packages, remove_copied_packages, run_under_pyodide
 from micrograd import Value
 from micrograd.viz import draw_dot
 
@@ -50,7 +50,8 @@ def packages(tmp_path_factory):
     (packages / "lesson_cells.json").write_text(json.dumps(lesson_01_cells()), encoding="utf-8")
     (packages / "lesson_table.json").write_text(json.dumps(lesson_table()), encoding="utf-8")
     (packages / "lecture_autograd.py").write_text(foreign_nodes.LECTURE_AUTOGRAD, encoding="utf-8")
-    return packages
+    yield packages
+    remove_copied_packages(packages)
 
 
 @pytest.fixture(scope="module")
