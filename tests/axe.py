@@ -34,15 +34,16 @@ RUN = """
 async ([include, exclude, tags, rules, notOurs]) => {
     const context = include === null ? document : {include, exclude};
     const runOnly = rules === null ? {type: 'tag', values: tags} : {type: 'rule', values: rules};
-    const result = await axe.run(context, {runOnly, resultTypes: ['violations']});
+    // resultTypes keeps every element of these two results (axe cuts the others' down to their first element).
+    const result = await axe.run(context, {runOnly, resultTypes: ['violations', 'incomplete']});
     const whose = (rule, target) => {
         const el = document.querySelector(target[0]);
         const found = notOurs.find(([id, selector]) => id === rule && el && el.closest(selector));
         return found ? found[2] : null;
     };
-    // axe leaves text whose colour comes out within 1.05:1 of its background's "to review" (it might
-    // be hidden on purpose), although it measured both colours: the worst contrast of all.  Text the
-    // page shows is never hidden that way, so a measured ratio under the threshold is a violation.
+    // axe leaves text in the very colour of its background (1:1) "to review" (it might be hidden on
+    // purpose), although it measured both colours: the worst contrast of all.  Text the page shows is
+    // never hidden that way, so a measured ratio under the threshold is a violation.
     const unreadable = result.incomplete.filter(v => v.id === 'color-contrast').map(v => ({
         ...v, id: 'color-contrast', help: v.help + ' (axe: to review; its measured ratio is below the threshold)',
         nodes: v.nodes.filter(n => n.any.some(check => check.data && check.data.fgColor && check.data.bgColor

@@ -698,6 +698,19 @@ def test_a_widget_shows_its_static_picture_and_the_live_note(widget_site, name):
     assert not re.search(r'<script[^>]+src="(https?:)?//', page), "a script from another host"
 
 
+def test_axe_reports_every_element_whose_text_is_the_colour_of_its_background(browser):
+    """axe leaves such text "to review", not failed; run_axe fails each one, not only the first (tests/axe.py)."""
+    page = new_context(browser).new_page()
+    try:
+        page.set_content("<main><p style='color:#000;background:#fff'>read</p>"
+                         + "".join(f"<p style='color:#777;background:#777'>unread {n}</p>" for n in range(3)) + "</main>")
+        found = run_axe(page, include=["main"], rules=["color-contrast"])
+    finally:
+        page.context.close()
+    assert [node["html"] for violation in blocking(found) for node in violation["nodes"]] == [
+        f'<p style="color:#777;background:#777">unread {n}</p>' for n in range(3)]
+
+
 def test_the_layout_measure_catches_each_problem(browser):
     """MEASURE_LAYOUT on a page made to fail, in the site's kind of column; and the same done right."""
     pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
