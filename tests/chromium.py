@@ -11,10 +11,15 @@ browser test fails, saying what to install, rather than skips.
 import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from waits import AUTOSAVE_MS, BROWSER_MS
+
+# $MICROGRAD_BROWSER_SHOTS: a folder where the browser tests keep screenshots of what they opened, to look at
+# (docs/teaching/accessibility.md).  Nothing checks them, so by default none is taken.  Playwright makes the folder.
+SHOTS = Path(os.environ["MICROGRAD_BROWSER_SHOTS"]) if os.environ.get("MICROGRAD_BROWSER_SHOTS") else None
 
 CHROMIUM = os.environ.get("MICROGRAD_CHROMIUM") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium") or "/usr/bin/chromium"

@@ -30,7 +30,6 @@ import contextlib
 import functools
 import http.server
 import json
-import os
 import re
 import sys
 import threading
@@ -42,7 +41,7 @@ from urllib.parse import urlparse
 import pytest
 
 import foreign_nodes
-from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
+from chromium import RUN_FINISHED, SHOTS, close_and_shut_down, new_page, open_file_browser, run_cell
 from micrograd.course.carry import templates
 from micrograd.course.carry.magic import kept_sentence
 from micrograd.course.carry.name_errors import what_to_run_first
@@ -53,7 +52,6 @@ APP_SOURCE = ROOT / "browser_app"  # the app's build, its pins and its configura
 sys.path.insert(0, str(APP_SOURCE))
 from pyodide_bytecode import PACKAGE, kernel_modules, module_name  # noqa: E402
 from pyodide_version import PYTHON_VERSION, SITE_PACKAGES  # noqa: E402
-SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")  # a folder for screenshots of each lesson after its run
 LOCAL_HOSTS = {"127.0.0.1"}
 
 WRONG_DIVISION = "answer = (1 / 3, 6 / 9)  # dq/db's sign forgotten"
@@ -264,7 +262,7 @@ def learner(chromium_browser, served):
             if lesson == LESSON_6:
                 seen[lesson]["controls"] = stepper_controls(panel)
             if SHOTS:
-                page.screenshot(path=str(Path(SHOTS) / f"lite-{lesson}.png"))
+                page.screenshot(path=SHOTS / f"lite-{lesson}.png")
             if lesson in PROBED:
                 seen[lesson]["completions"], seen[lesson]["kernel"] = probe_kernel(page, panel, complete=lesson == LESSONS[-1])
             if lesson != LESSONS[-1]:

@@ -43,7 +43,7 @@ import pytest
 
 from micrograd import palette
 
-from chromium import RUN_FINISHED, close_and_shut_down, new_page, open_file_browser, run_cell
+from chromium import RUN_FINISHED, SHOTS, close_and_shut_down, new_page, open_file_browser, run_cell
 from pyodide_lessons import SHORTER as SHORTER_IN_PYODIDE
 
 from axe import SECONDS, blocking, counts, described, not_ours, run_axe
@@ -51,7 +51,6 @@ from waits import REQUEST_SECONDS, RUN_ALL_MS, SERVER_START_SECONDS, SERVER_STOP
 
 NOTEBOOK = Path(__file__).resolve().parent / "browser" / "widgets.ipynb"
 LESSONS = Path(os.environ.get("MICROGRAD_BROWSER_NOTEBOOKS") or Path(__file__).resolve().parent.parent / "notebooks")
-SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
 HIGHLIGHT = "#b91c1c"  # micrograd.viz's highlight colour
 KERNEL_READY = re.compile(r"^Python 3 \(ipykernel\) \| Idle$")
 
@@ -308,7 +307,7 @@ def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     expect(backprop.locator(".micrograd-current")).to_have_text("d")
     wait_for_highlight(page, backprop, "d")
     if SHOTS:
-        backprop.screenshot(path=Path(SHOTS) / "backprop-stepper-keyboard.png")
+        backprop.screenshot(path=SHOTS / "backprop-stepper-keyboard.png")
 
     # Explorer: moving the x slider (with the keyboard) changes the output.
     output = explorer.locator(".micrograd-output")
@@ -332,7 +331,7 @@ def test_widgets_step_in_jupyterlab(widgets_page, tmp_path):
     assert sizes["scroll"] > sizes["client"] and sizes["overflow"] == "auto", sizes
     expect(page.locator(".micrograd-scroll-note").first).to_contain_text("scroll sideways")
     if SHOTS:
-        page.screenshot(path=Path(SHOTS) / "widgets-wide-drawing.png")
+        page.screenshot(path=SHOTS / "widgets-wide-drawing.png")
 
     expect(page.get_by_text("Error displaying widget")).to_have_count(0)
     training.scroll_into_view_if_needed()
@@ -507,8 +506,7 @@ def test_a_learners_own_class_is_drawn_stepped_and_marked_on_a_learners_page(wid
         element.scroll_into_view_if_needed()
         page.screenshot(path=tmp_path / f"{name}.png")
         if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=Path(SHOTS) / f"{name}.png")
+            page.screenshot(path=SHOTS / f"{name}.png")
     assert (tmp_path / "failed-check.png").stat().st_size > 10_000
 
 
@@ -705,8 +703,6 @@ def show_stored_outputs(page, panel, kernel=True):
 
 
 def screenshot_widgets(page, panel, name):
-    folder = Path(SHOTS)
-    folder.mkdir(parents=True, exist_ok=True)
     stem = name.replace("/", "-").removesuffix(".ipynb")
     targets = {
         "backprop-stepper": panel.locator(".micrograd-backprop-stepper"),
@@ -720,7 +716,7 @@ def screenshot_widgets(page, panel, name):
     for label, locator in targets.items():
         if locator.count():
             locator.first.scroll_into_view_if_needed()
-            page.screenshot(path=folder / f"{stem}-{label}.png")
+            page.screenshot(path=SHOTS / f"{stem}-{label}.png")
 
 
 def test_every_lesson_fits_a_learners_page(browser, lab):

@@ -70,8 +70,7 @@ AXE_REPORT = os.environ.get("MICROGRAD_AXE_REPORT")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 VIEWPORT = {"width": 1280, "height": 800}
 MIN_TEXT_PX = 11  # DESIGN.md: text never renders below 11 px
-SHOTS = os.environ.get("MICROGRAD_BROWSER_SHOTS")
-# Pages whose screenshot the test takes with SHOTS, scrolled to what once did not fit.
+# Pages whose screenshot the test takes with chromium.SHOTS, scrolled to what once did not fit.
 SCREENSHOTS = {
     "lessons/02_values_and_graphs.html": "article",
     "lessons/03_backprop_by_hand.html": "#the-graph-again mjx-container[display=true]",
@@ -399,9 +398,7 @@ SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimatio
 def readings(site, server, browser):
     """Every page loaded once, as a reader opens it (light mode, 1280×800), and read there; then, in the same page,
     in each of OTHER_SETTINGS.  {"light": {page: (problems, report lines)}, setting: {page: what it showed}}."""
-    pictures = Path(SHOTS) if SHOTS else None
-    if pictures:
-        pictures.mkdir(parents=True, exist_ok=True)
+    pictures = chromium.SHOTS
     lessons = lesson_pages()
     context = new_context(browser)
     # The theme keeps a reader's choice of mode in localStorage, and reads it before it draws the page.
