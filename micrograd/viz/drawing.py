@@ -109,7 +109,8 @@ class GraphDrawing(graphviz.Digraph):
         try:
             with pinned_fonts():
                 return super().render(
-                    filename, directory, view, cleanup, format, renderer, formatter, neato_no_op, quiet, quiet_view,
+                    filename, directory=directory, view=view, cleanup=cleanup, format=format, renderer=renderer,
+                    formatter=formatter, neato_no_op=neato_no_op, quiet=quiet, quiet_view=quiet_view,
                     outfile=outfile, engine=engine, **kwargs,
                 )
         except graphviz.ExecutableNotFound as error:
