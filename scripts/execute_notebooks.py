@@ -159,7 +159,7 @@ def _renumber_widget_models(nb):
 
 
 def execute(path):
-    """Run one notebook on a fresh kernel and write it back in place."""
+    """Run one notebook on a fresh kernel and write it back in place; returns the notebook written."""
     path = Path(path).resolve()
     nb = nbformat.read(path, as_version=4)
     _clear(nb)
@@ -177,6 +177,18 @@ def execute(path):
     nb = _renumber_widget_models(nb)
     nbformat.validate(nb)
     nbformat.write(nb, path)
+    return nb
+
+
+def stderr_outputs(nb):
+    """(cell number, first line) of what each code cell wrote to standard error: a warning, most often (a call that a
+    library deprecates), which a learner would take for something gone wrong in their lesson."""
+    found = []
+    for number, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream" and output.get("name") == "stderr":
+                found.append((number, (output.get("text", "").strip().splitlines() or [""])[0]))
+    return found
 
 
 def main(argv):
@@ -194,9 +206,13 @@ def main(argv):
         print(f"wrote the worked answers into {path}", flush=True)
         if all(path.resolve() != p.resolve() for p in paths):
             paths.append(path)
+    warned = []
     for path in paths:
         print(f"executing {path}", flush=True)
-        execute(path)
+        warned += [(path, number, line) for number, line in stderr_outputs(execute(path))]
+    if warned:
+        sys.exit("Written, but these cells wrote to standard error, which the tests refuse in a lesson; remove the "
+                 "cause and run make notebooks again:\n" + "\n".join(f"  {path.name}, cell {number}: {line}" for path, number, line in warned))
 
 
 if __name__ == "__main__":

@@ -134,3 +134,26 @@ def test_a_solutions_cell_with_no_worked_answer_is_refused_by_name():
     with pytest.raises(KeyError) as refused:
         script.with_worked_answers(nb)
     assert "lesson 3: MyValeu" in str(refused.value) and "'lesson 3: MyValue'" in str(refused.value)
+
+
+# -- nothing on standard error: a warning in a lesson reads as something gone wrong -----------------------------
+
+
+def test_no_lesson_or_solution_stores_output_on_standard_error():
+    script = load_script()
+    found = {path.relative_to(ROOT).as_posix(): script.stderr_outputs(nbformat.read(path, as_version=4))
+             for path in script.lesson_notebooks()}
+    assert len(found) >= 23, sorted(found)  # lessons 00-11, solutions 01-11
+    assert {name: cells for name, cells in found.items() if cells} == {}, "a warning (or other text on standard error) stored"
+
+
+def test_a_warning_a_cell_printed_is_found_by_cell_and_first_line():
+    script = load_script()
+    warning = ("/site-packages/graphviz/_tools.py:171: PendingDeprecationWarning: The signature of render will be "
+               "reduced to 1 positional arg\n  return func(*args, **kwargs)\n")
+    nb = new_notebook(cells=[
+        new_code_cell("print('fine')", outputs=[new_output("stream", name="stdout", text="fine\n")]),
+        new_markdown_cell("prose"),
+        new_code_cell("drawing.render('x')", outputs=[new_output("stream", name="stderr", text=warning)]),
+    ])
+    assert script.stderr_outputs(nb) == [(2, warning.splitlines()[0])]
