@@ -19,6 +19,10 @@ code under it) from the worked answers, micrograd/course/carry/answers.py, their
 source: edit an answer there, never in a solutions notebook.  A solutions
 notebook whose text this changes is run too, asked for or not, so that its
 stored outputs are its code's.
+
+Last, it stops with an error if a cell wrote to standard error (a library's
+warning, most often), naming the notebook and the cell: strict nbval would
+hold a stored warning equal to a fresh run's, and every learner would read it.
 """
 
 import argparse
