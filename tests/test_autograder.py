@@ -32,7 +32,6 @@ from pathlib import Path
 import jsonschema
 import nbformat
 import pytest
-import yaml
 
 from micrograd.course import exercise_titles
 from micrograd.course.grading import gradescope, sandbox_status

@@ -1,7 +1,5 @@
 """Lesson 3's checkers: right answers pass, typical mistakes get a useful hint."""
 
-import math
-
 import pytest
 
 from micrograd import Value

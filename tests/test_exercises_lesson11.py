@@ -8,7 +8,7 @@ from gpt_answers import (CAUSAL_MASKED, HEAD_LOOPS, HEAD_NUMPY, RMSNORM_LOOPS, R
                          SOFTMAX_MAX_AS_A_VALUE, SOFTMAX_NUMPY, STEP_ADAM_WRITTEN_OUT, STEP_BACKWARD_PER_POSITION, STEP_CROSS_ENTROPY, STEP_KEY,
                          STEP_SLIPS, load, load_source, namespace, swapped)
 
-from micrograd.course.carry import saved, yours
+from micrograd.course.carry import saved
 from micrograd.course import exercise_titles
 from micrograd.course.lessons import lesson11 as check
 from micrograd.course.verdicts import TODO

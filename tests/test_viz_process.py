@@ -3,7 +3,6 @@
 import hashlib
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 

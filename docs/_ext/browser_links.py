@@ -11,7 +11,7 @@ from html import escape
 
 from docutils import nodes
 
-from micrograd.course.browser.lessons import STOPS_IN_THE_APP, lesson_page  # what the app's build and kernel use too
+from micrograd.course.browser.lessons import STOPS_IN_THE_APP  # what the app's build and kernel use too
 
 APP = "lite/lab/index.html"
 LESSON = re.compile(r"^lessons/(\d\d_[^/]+)$")

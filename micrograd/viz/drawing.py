@@ -30,7 +30,7 @@ from .describe import describe_reading
 from .dotsource import GRAPH_NAME, dot_text
 from .fonts import pinned_fonts
 from .graph import read_for_drawing
-from .render import INSTALL_ADVICE, GraphvizNotFound, render_in_process, renderer_name, renders_in_process
+from .render import GraphvizNotFound, render_in_process, renderer_name, renders_in_process
 from .options import PAGE_WIDTH_PX, make_options
 from .page import DOT_MIME, fit_to_page, svg_size
 

@@ -8,7 +8,6 @@ Moodle (--canvas, --moodle), and re-grading some submissions in place (--only, o
 import argparse
 import signal
 import sys
-from pathlib import Path
 
 from . import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, MINIMUM_MEMORY, classroom, format_table, grade_folder, sandbox_status
 
