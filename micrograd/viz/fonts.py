@@ -17,8 +17,10 @@ with other fonts (the tests do).
 import contextlib
 import hashlib
 import html
+import importlib.util
 import os
 import pathlib
+import sys
 import tempfile
 
 __all__ = ["CHOICE_VARIABLE", "FAMILY", "font_directory", "fontconfig_file", "pinned_fonts"]
@@ -32,14 +34,22 @@ FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "Dej
 
 
 def font_directory():
-    """matplotlib's directory of TrueType fonts if it has DejaVu Sans, else None."""
-    try:
-        import matplotlib
-    except ImportError:
+    """matplotlib's directory of TrueType fonts if it has DejaVu Sans, else None.
+
+    Found where matplotlib is installed, without importing it: a process that only draws
+    graphs would otherwise spend a quarter of a second importing matplotlib and numpy."""
+    module = sys.modules.get("matplotlib")
+    if module is not None:
+        origin = getattr(module, "__file__", None)
+    else:
+        try:
+            spec = importlib.util.find_spec("matplotlib")
+        except ImportError:  # the course in the browser refuses the name
+            spec = None
+        origin = spec.origin if spec is not None else None
+    if origin is None:  # not installed, or a stand-in (the course in the browser) with no fonts
         return None
-    if getattr(matplotlib, "__file__", None) is None:  # a stand-in (the course in the browser) has no fonts
-        return None
-    directory = pathlib.Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf"
+    directory = pathlib.Path(origin).parent / "mpl-data" / "fonts" / "ttf"
     return directory if (directory / FACES[0]).is_file() else None
 
 
