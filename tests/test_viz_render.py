@@ -173,18 +173,21 @@ def test_the_font_is_pinned_whatever_fonts_the_machine_has(tmp_path):
     assert svg(MICROGRAD_FONTS="system", FONTCONFIG_FILE=str(no_fonts)) != pinned  # unpinned, the fonts show
 
 
-def test_the_fonts_are_found_without_importing_matplotlib():
-    """A kernel that only draws graphs does not pay for importing matplotlib and numpy (about a quarter of a second)."""
+@pytest.mark.parametrize("matplotlib, found", [("installed", "True"), ("missing", "False")])
+def test_the_fonts_are_found_without_importing_matplotlib(matplotlib, found):
+    """A kernel that only draws graphs does not pay for importing matplotlib and numpy (about a quarter of a second);
+    without matplotlib, drawings keep the system's fonts."""
     import subprocess
     import sys
 
     from test_viz_process import REPO
 
-    code = ("import sys\nfrom micrograd.viz.fonts import fontconfig_file\n"
-            "print(fontconfig_file() is not None, 'matplotlib' in sys.modules, 'numpy' in sys.modules)")
+    missing = "sys.modules['matplotlib'] = None  # what an import of it then finds: nothing\n" if matplotlib == "missing" else ""
+    code = (f"import sys\n{missing}from micrograd.viz.fonts import fontconfig_file\n"
+            "print(fontconfig_file() is not None, sys.modules.get('matplotlib') is not None, 'numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "False", "False"]
+    assert done.stdout.split() == [found, "False", "False"]
 
 
 def test_the_pinned_fontconfig_lists_dejavu_sans_from_matplotlib_and_nothing_else():
