@@ -195,6 +195,12 @@ def stderr_outputs(nb):
     return found
 
 
+def _named(path):
+    """The notebook's path from the current folder when it is inside it (a lesson and its solution share a name)."""
+    path, here = Path(path).resolve(), Path.cwd().resolve()
+    return path.relative_to(here).as_posix() if path.is_relative_to(here) else str(path)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", type=Path,
@@ -216,7 +222,7 @@ def main(argv):
         warned += [(path, number, line) for number, line in stderr_outputs(execute(path))]
     if warned:
         sys.exit("Written, but these cells wrote to standard error, which the tests refuse in a lesson; remove the "
-                 "cause and run make notebooks again:\n" + "\n".join(f"  {path.name}, cell {number}: {line}" for path, number, line in warned))
+                 "cause and run make notebooks again:\n" + "\n".join(f"  {_named(path)}, cell {number}: {line}" for path, number, line in warned))
 
 
 if __name__ == "__main__":

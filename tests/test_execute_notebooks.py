@@ -157,3 +157,10 @@ def test_a_warning_a_cell_printed_is_found_by_cell_and_first_line():
         new_code_cell("drawing.render('x')", outputs=[new_output("stream", name="stderr", text=warning)]),
     ])
     assert script.stderr_outputs(nb) == [(2, warning.splitlines()[0])]
+
+
+def test_a_notebook_is_named_by_its_path_so_a_lesson_and_its_solution_are_told_apart(monkeypatch, tmp_path):
+    script = load_script()
+    monkeypatch.chdir(ROOT)
+    assert script._named(ROOT / "notebooks" / "solutions" / "03_backprop_by_hand.ipynb") == "notebooks/solutions/03_backprop_by_hand.ipynb"
+    assert script._named(tmp_path / "warns.ipynb") == str((tmp_path / "warns.ipynb").resolve())  # outside: in full
